@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * detect/ - facts about the machine, one source each.
+ *
+ * Nothing here decides anything: functions report what they read, as pure
+ * functions over bytes where possible, and return -errno on failure.  The
+ * provider layer turns these facts into the gate verdict.
+ */
+#ifndef EIP93_DETECT_H
+#define EIP93_DETECT_H
+
+#include <stddef.h>
+
+/* Largest root "compatible" property we accept; larger is "malformed". */
+#define EIP93_DT_MAX 4096
+
+/* Standard locations of the root node's compatible property. */
+#define EIP93_DT_PROC_PATH "/proc/device-tree/compatible"
+#define EIP93_DT_SYSFS_PATH "/sys/firmware/devicetree/base/compatible"
+
+enum eip93_dt_class {
+	EIP93_DT_MATCH = 0,	/* lists airoha,an7581 or airoha,en7581 */
+	EIP93_DT_EXCLUDED,	/* lists airoha,an7583 or airoha,en7583 */
+	EIP93_DT_OTHER,		/* well formed, some other board */
+	EIP93_DT_MALFORMED,	/* empty, unterminated, empty or non-printable string */
+};
+
+/**
+ * eip93_dt_classify() - classify a root compatible property.
+ * @buf: the raw property bytes (NUL-delimited strings, NUL-terminated)
+ * @len: number of bytes in @buf
+ *
+ * An excluded SoC wins over a matching one when both are listed.
+ */
+enum eip93_dt_class eip93_dt_classify(const unsigned char *buf, size_t len);
+
+/**
+ * eip93_dt_read() - read a compatible property file.
+ * @path: file to read
+ * @buf: output buffer of @cap bytes
+ * @len: bytes read on success
+ *
+ * Return: 0, or -errno (-EFBIG when the file holds more than @cap bytes).
+ */
+int eip93_dt_read(const char *path, unsigned char *buf, size_t cap, size_t *len);
+
+/**
+ * eip93_dt_describe() - render the strings of a property for humans.
+ *
+ * Writes `"a" "b"` into @out (always NUL-terminated, truncated to @outlen);
+ * non-printable bytes are shown as '?'.
+ */
+void eip93_dt_describe(const unsigned char *buf, size_t len, char *out, size_t outlen);
+
+/* AArch64 AT_HWCAP bit for the ARMv8 AES instructions (asm/hwcap.h HWCAP_AES). */
+#define EIP93_HWCAP_AES (1UL << 3)
+
+struct eip93_cpu_facts {
+	int is_aarch64;		/* compiled for and running on aarch64 */
+	unsigned long hwcap;	/* AT_HWCAP, 0 when not aarch64 */
+};
+
+/* eip93_cpu_read() - the CPU this process runs on. */
+void eip93_cpu_read(struct eip93_cpu_facts *f);
+
+/* eip93_cpu_has_aes() - whether an aarch64 AT_HWCAP advertises AES. */
+int eip93_cpu_has_aes(unsigned long hwcap);
+
+#define EIP93_FIPS_PATH "/proc/sys/crypto/fips_enabled"
+
+/**
+ * eip93_fips_parse() - parse the contents of fips_enabled.
+ *
+ * Return: 1 (FIPS mode), 0 (not), or -EINVAL for anything else.
+ */
+int eip93_fips_parse(const char *buf, size_t len);
+
+/**
+ * eip93_fips_kernel() - read the kernel FIPS flag.
+ *
+ * Return: 1, 0, or -errno (-ENOENT when the kernel has no FIPS support).
+ */
+int eip93_fips_kernel(const char *path);
+
+/**
+ * eip93_kprobe_aead() - can an AF_ALG "aead" socket bind to @name?
+ *
+ * Opens an AF_ALG socket (CLOEXEC), binds it and closes it again.
+ * Return: 0 on success, or -errno from socket() or bind().
+ */
+int eip93_kprobe_aead(const char *name);
+
+#endif /* EIP93_DETECT_H */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../alg/route.h"
+
+const char *const eip93_config_keys[] = {
+	"enable", "min-size", "max-size", "max-sockets", "timeout-ms", "notice",
+	"fallback-properties", NULL
+};
+
+void eip93_config_defaults(struct eip93_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->enable = 1;
+	c->min_size = 4096;
+	c->max_size = 32768;
+	c->max_sockets = EIP93_CFG_DEFAULT_MAX_SOCKETS;
+	c->timeout_ms = EIP93_CFG_DEFAULT_TIMEOUT_MS;
+	c->notice = 1;
+	strcpy(c->fallback_propq, "provider=default");
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	static const char *const yes[] = { "yes", "on", "true", "1" };
+	static const char *const no[] = { "no", "off", "false", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Plain decimal only: digits, no sign, no spaces, no hex or suffixes. */
+static int parse_dec(const char *v, unsigned long long lo, unsigned long long hi,
+		     unsigned long long *out)
+{
+	unsigned long long n = 0;
+
+	if (*v == '\0')
+		return -EINVAL;
+	for (const char *p = v; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		if (n > hi)
+			return -ERANGE; /* stop before the number can overflow */
+		n = n * 10ULL + (unsigned long long)(*p - '0');
+	}
+	if (n < lo || n > hi)
+		return -ERANGE;
+	*out = n;
+	return 0;
+}
+
+static int bad(char *err, size_t errlen, const char *key, const char *value, const char *want,
+	       int ret)
+{
+	snprintf(err, errlen, "invalid config value %s = \"%s\" (expected %s)", key, value, want);
+	return ret;
+}
+
+int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
+		     char *err, size_t errlen)
+{
+	unsigned long long n;
+	int b, r;
+
+	if (strcmp(key, "enable") == 0 || strcmp(key, "notice") == 0) {
+		if (parse_bool(value, &b) < 0)
+			return bad(err, errlen, key, value, "yes or no", -EINVAL);
+		if (key[0] == 'e')
+			c->enable = b;
+		else
+			c->notice = b;
+		return 0;
+	}
+	if (strcmp(key, "min-size") == 0 || strcmp(key, "max-size") == 0) {
+		r = parse_dec(value, EIP93_ROUTE_MIN_SIZE_FLOOR, EIP93_ROUTE_MAX_SIZE_CEIL, &n);
+		if (r < 0)
+			return bad(err, errlen, key, value,
+				   "a decimal number of bytes from 16 to 65536", r);
+		if (key[1] == 'i')
+			c->min_size = (size_t)n;
+		else
+			c->max_size = (size_t)n;
+		return 0;
+	}
+	if (strcmp(key, "max-sockets") == 0) {
+		r = parse_dec(value, 2, EIP93_CFG_MAX_SOCKETS_CEIL, &n);
+		if (r < 0)
+			return bad(err, errlen, key, value, "a decimal number from 2 to 65536", r);
+		c->max_sockets = (unsigned int)n;
+		return 0;
+	}
+	if (strcmp(key, "timeout-ms") == 0) {
+		r = parse_dec(value, 1, EIP93_CFG_TIMEOUT_MS_CEIL, &n);
+		if (r < 0)
+			return bad(err, errlen, key, value,
+				   "a decimal number of milliseconds from 1 to 600000", r);
+		c->timeout_ms = (unsigned int)n;
+		return 0;
+	}
+	if (strcmp(key, "fallback-properties") == 0) {
+		if (value[0] == '\0' || strlen(value) >= sizeof(c->fallback_propq))
+			return bad(err, errlen, key, value,
+				   "a property query of 1 to 255 characters", -EINVAL);
+		strcpy(c->fallback_propq, value);
+		return 0;
+	}
+	snprintf(err, errlen, "unknown config key %s", key);
+	return -ENOENT;
+}
+
+int eip93_config_check(const struct eip93_config *c, char *err, size_t errlen)
+{
+	if (c->min_size > c->max_size) {
+		snprintf(err, errlen, "invalid config: min-size = %zu is above max-size = %zu",
+			 c->min_size, c->max_size);
+		return -ERANGE;
+	}
+	return 0;
+}

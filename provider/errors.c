@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "errors.h"
+
+#include <stddef.h>
+
+const OSSL_ITEM eip93_reason_strings[] = {
+	{ EIP93_R_INVALID_CONFIG, "eip93: invalid configuration value (engine kept off)" },
+	{ EIP93_R_NO_DELEGATE, "eip93: software AES-GCM delegate unavailable (engine kept off)" },
+	{ EIP93_R_INIT_FAILED, "eip93: provider initialisation failed" },
+	{ 0, NULL }
+};

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The gate: whether this process offers the ciphers at all.  Facts come from
+ * detect/; this is where they become a verdict (SPEC.md "The gate").
+ */
+#ifndef EIP93_GATE_H
+#define EIP93_GATE_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+#define EIP93_KALG_GENERIC "gcm_base(ctr(aes-eip93),ghash-generic)"
+#define EIP93_KALG_LIB "gcm_base(ctr(aes-eip93),ghash-lib)"
+
+struct eip93_gate {
+	int enabled;
+	char kalg[64];		/* kernel algorithm bound, when enabled */
+	char status[768];	/* "enabled: <kalg>" or "disabled: <reason>" */
+};
+
+/* Everything the verdict depends on besides the machine itself. */
+struct eip93_gate_input {
+	const char *env_switch;		/* getenv("EIP93_PROVIDER") */
+	const struct eip93_config *cfg;
+	const char *cfg_error;		/* non-NULL: the config was invalid */
+	const char *sw_error;		/* non-NULL: no software delegate */
+	int openssl_fips;		/* default properties ask for FIPS */
+	const char *dt_path_override;	/* test hooks only: compatible bytes file */
+	int hwcap_override;		/* test hooks only: use @hwcap as aarch64 AT_HWCAP */
+	unsigned long hwcap;
+};
+
+enum eip93_switch { EIP93_SWITCH_UNSET = 0, EIP93_SWITCH_OFF, EIP93_SWITCH_INVALID };
+
+/*
+ * eip93_gate_env_switch() - meaning of EIP93_PROVIDER.  "off" (also no, 0,
+ * false, disable[d]) switches off; on/yes/1/true/auto/empty change nothing
+ * (there is no force-enable); anything else is treated as off.
+ */
+enum eip93_switch eip93_gate_env_switch(const char *v);
+
+/**
+ * eip93_gate_decide() - evaluate the gate in SPEC order.
+ *
+ * Reads the device tree, CPU, kernel FIPS flag and, only when everything
+ * else allows, probes the kernel algorithm names (closing every socket).
+ */
+void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out);
+
+#endif /* EIP93_GATE_H */

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The OpenSSL boundary: OSSL_provider_init, provider parameters (name,
+ * version, build info, status, gate and counters), the configuration read
+ * once at load, and the capability-gated cipher table.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/opensslv.h>
+#include <openssl/params.h>
+
+#include "../alg/gcm.h"
+#include "config.h"
+#include "errors.h"
+#include "gate.h"
+
+#ifndef EIP93_VERSION
+#error "EIP93_VERSION must be defined by the build"
+#endif
+
+#define EIP93_NAME "eip93"
+#define EIP93_LONG_NAME "eip93 AES-GCM offload for Airoha AN7581/EN7581"
+
+#ifdef EIP93_TEST_HOOKS
+#define EIP93_HOOKS_TEXT "test hooks compiled in"
+#else
+#define EIP93_HOOKS_TEXT "release"
+#endif
+
+struct eip93_prov {
+	struct eip93_alg_env env;	/* must stay first: alg/ reads it from provctx */
+	const OSSL_CORE_HANDLE *handle;
+	OSSL_FUNC_core_get_libctx_fn *core_get_libctx;
+	OSSL_FUNC_core_new_error_fn *core_new_error;
+	OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
+	OSSL_FUNC_core_vset_error_fn *core_vset_error;
+
+	struct eip93_config cfg;
+	char cfg_error[256];		/* empty when the config is valid */
+	char sw_error[400];		/* empty when the delegate resolved */
+	struct eip93_sw_lib sw;
+	struct eip93_stats stats;
+
+	CRYPTO_RWLOCK *gate_lock;
+	atomic_int gate_done;
+	struct eip93_gate gate;
+	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
+	OSSL_ALGORITHM ciphers[EIP93_NKEYSIZES + 1];
+};
+
+static OSSL_FUNC_provider_teardown_fn eip93_teardown;
+static OSSL_FUNC_provider_gettable_params_fn eip93_gettable_params;
+static OSSL_FUNC_provider_get_params_fn eip93_get_params;
+static OSSL_FUNC_provider_query_operation_fn eip93_query;
+static OSSL_FUNC_provider_get_reason_strings_fn eip93_reason_strings_fn;
+
+static void raise_error(struct eip93_prov *p, int reason, const char *func, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->core_new_error == NULL || p->core_vset_error == NULL)
+		return;
+	p->core_new_error(p->handle);
+	if (p->core_set_error_debug != NULL)
+		p->core_set_error_debug(p->handle, __FILE__, __LINE__, func);
+	va_start(ap, fmt);
+	p->core_vset_error(p->handle, reason, fmt, ap);
+	va_end(ap);
+}
+
+/* Read the provider's openssl.cnf section; the first bad value is kept. */
+static void read_config(struct eip93_prov *p, OSSL_FUNC_core_get_params_fn *get, char *self,
+			size_t selflen)
+{
+	OSSL_PARAM req[16];
+	const char *vals[16] = { NULL };
+	const char *name = NULL;
+	size_t n = 0, k;
+
+	eip93_config_defaults(&p->cfg);
+	snprintf(self, selflen, "%s", EIP93_NAME);
+	if (get == NULL)
+		return;
+	for (k = 0; eip93_config_keys[k] != NULL; k++)
+		req[n++] = OSSL_PARAM_construct_utf8_ptr(eip93_config_keys[k], (char **)&vals[k], 0);
+	req[n++] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_PROV_NAME, (char **)&name, 0);
+	req[n] = OSSL_PARAM_construct_end();
+	if (!get(p->handle, req))
+		return;
+	if (name != NULL)
+		snprintf(self, selflen, "%s", name);
+
+	for (k = 0; eip93_config_keys[k] != NULL; k++) {
+		if (vals[k] == NULL)
+			continue;
+		if (eip93_config_set(&p->cfg, eip93_config_keys[k], vals[k], p->cfg_error,
+				     sizeof(p->cfg_error)) < 0)
+			break;
+	}
+	if (p->cfg_error[0] == '\0')
+		eip93_config_check(&p->cfg, p->cfg_error, sizeof(p->cfg_error));
+	if (p->cfg_error[0] != '\0') {
+		raise_error(p, EIP93_R_INVALID_CONFIG, __func__, "%s", p->cfg_error);
+		eip93_config_defaults(&p->cfg); /* never half-applied */
+	}
+}
+
+static void build_cipher_table(struct eip93_prov *p)
+{
+	for (int i = 0; i < EIP93_NKEYSIZES; i++) {
+		p->ciphers[i].algorithm_names = p->sw.impl[i].names;
+		p->ciphers[i].property_definition = "provider=" EIP93_NAME ",fips=no";
+		p->ciphers[i].implementation = eip93_gcm_functions[i];
+		p->ciphers[i].algorithm_description =
+			"AES-GCM: 4-32 KiB messages on the EIP93 hybrid GCM (AF_ALG), "
+			"the rest in the default provider";
+	}
+	memset(&p->ciphers[EIP93_NKEYSIZES], 0, sizeof(p->ciphers[0]));
+}
+
+static int openssl_wants_fips(struct eip93_prov *p)
+{
+	OSSL_LIB_CTX *app;
+
+	if (p->core_get_libctx == NULL)
+		return 0;
+	/* For a module loaded by the libcrypto it links, the core context is the OSSL_LIB_CTX. */
+	app = (OSSL_LIB_CTX *)p->core_get_libctx(p->handle);
+	return app != NULL && EVP_default_properties_is_fips_enabled(app);
+}
+
+/* Decide the gate once per provider instance, at first need. */
+static const struct eip93_gate *gate_get(struct eip93_prov *p)
+{
+	struct eip93_gate_input in;
+
+	if (atomic_load_explicit(&p->gate_done, memory_order_acquire))
+		return &p->gate;
+	if (!CRYPTO_THREAD_write_lock(p->gate_lock))
+		return &p->gate; /* still "disabled: not evaluated" */
+	if (!atomic_load_explicit(&p->gate_done, memory_order_relaxed)) {
+		memset(&in, 0, sizeof(in));
+		in.env_switch = getenv("EIP93_PROVIDER");
+		in.cfg = &p->cfg;
+		in.cfg_error = p->cfg_error[0] != '\0' ? p->cfg_error : NULL;
+		in.sw_error = p->sw_error[0] != '\0' ? p->sw_error : NULL;
+		in.openssl_fips = openssl_wants_fips(p);
+#ifdef EIP93_TEST_HOOKS
+		{
+			const char *hw = getenv("EIP93_TEST_HWCAP");
+
+			in.dt_path_override = getenv("EIP93_TEST_DT_PATH");
+			if (hw != NULL) {
+				in.hwcap_override = 1;
+				in.hwcap = strtoul(hw, NULL, 0);
+			}
+		}
+#endif
+		eip93_gate_decide(&in, &p->gate);
+		/* `openssl list -providers` prints the name: let it carry the verdict. */
+		snprintf(p->name, sizeof(p->name), "%s (%s)", EIP93_LONG_NAME, p->gate.status);
+		/* The engine backend is not wired in yet: the gate offers the ciphers only. */
+		p->env.engine_available = 0;
+		atomic_store_explicit(&p->gate_done, 1, memory_order_release);
+	}
+	CRYPTO_THREAD_unlock(p->gate_lock);
+	return &p->gate;
+}
+
+static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *no_cache)
+{
+	struct eip93_prov *p = provctx;
+
+	*no_cache = 0;
+	if (operation_id != OSSL_OP_CIPHER)
+		return NULL;
+	return gate_get(p)->enabled ? p->ciphers : NULL;
+}
+
+#define COUNTER_PREFIX "eip93-software-messages-"
+
+static const OSSL_PARAM eip93_param_types[] = {
+	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-gate", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-engine-messages", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-engine-bytes", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-software-messages", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-key-checks-passed", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-key-checks-failed", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-engine-errors", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "gate", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "size", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "nonce", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "tag", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "aad", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "overlap", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "key-check", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "error", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "replay", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "socket-cap", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *eip93_gettable_params(void *provctx)
+{
+	(void)provctx;
+	return eip93_param_types;
+}
+
+static int set_u64(OSSL_PARAM params[], const char *key, _Atomic uint64_t *c)
+{
+	OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+
+	return p == NULL || OSSL_PARAM_set_uint64(p, eip93_stat_get(c));
+}
+
+static int set_str(OSSL_PARAM params[], const char *key, const char *v)
+{
+	OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+
+	return p == NULL || OSSL_PARAM_set_utf8_ptr(p, v);
+}
+
+static int eip93_get_params(void *provctx, OSSL_PARAM params[])
+{
+	struct eip93_prov *p = provctx;
+	struct eip93_stats *st = &p->stats;
+	OSSL_PARAM *q;
+	char key[64];
+
+	const struct eip93_gate *g = gate_get(p);
+
+	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||
+	    !set_str(params, OSSL_PROV_PARAM_VERSION, EIP93_VERSION) ||
+	    !set_str(params, OSSL_PROV_PARAM_BUILDINFO,
+		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT ", built with " OPENSSL_VERSION_TEXT ")") ||
+	    !set_str(params, "eip93-gate", g->status))
+		return 0;
+	q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
+	if (q != NULL && !OSSL_PARAM_set_int(q, 1))
+		return 0;
+	if (!set_u64(params, "eip93-engine-messages", &st->engine_messages) ||
+	    !set_u64(params, "eip93-engine-bytes", &st->engine_bytes) ||
+	    !set_u64(params, "eip93-software-messages", &st->sw_messages) ||
+	    !set_u64(params, "eip93-key-checks-passed", &st->key_checks_passed) ||
+	    !set_u64(params, "eip93-key-checks-failed", &st->key_checks_failed) ||
+	    !set_u64(params, "eip93-engine-errors", &st->engine_errors))
+		return 0;
+	for (int r = EIP93_SW_GATE; r < EIP93_SW_NREASONS; r++) {
+		snprintf(key, sizeof(key), COUNTER_PREFIX "%s", eip93_sw_reason_name(r));
+		if (!set_u64(params, key, &st->sw_by_reason[r]))
+			return 0;
+	}
+	return 1;
+}
+
+static const OSSL_ITEM *eip93_reason_strings_fn(void *provctx)
+{
+	(void)provctx;
+	return eip93_reason_strings;
+}
+
+static void eip93_teardown(void *provctx)
+{
+	struct eip93_prov *p = provctx;
+
+	if (p == NULL)
+		return;
+	if (p->sw.libctx != NULL)
+		eip93_sw_close(&p->sw);
+	CRYPTO_THREAD_lock_free(p->gate_lock);
+	OPENSSL_clear_free(p, sizeof(*p));
+}
+
+static const OSSL_DISPATCH eip93_dispatch[] = {
+	{ OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))eip93_teardown },
+	{ OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))eip93_gettable_params },
+	{ OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))eip93_get_params },
+	{ OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))eip93_query },
+	{ OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))eip93_reason_strings_fn },
+	{ 0, NULL }
+};
+
+/* The one exported symbol (everything else is hidden; see eip93.map). */
+__attribute__((visibility("default"))) OSSL_provider_init_fn OSSL_provider_init;
+
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+		       const OSSL_DISPATCH **out, void **provctx)
+{
+	OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
+	struct eip93_prov *p;
+	char self[64];
+	int r;
+
+	p = OPENSSL_zalloc(sizeof(*p));
+	if (p == NULL)
+		return 0;
+	p->handle = handle;
+	for (; in != NULL && in->function_id != 0; in++) {
+		switch (in->function_id) {
+		case OSSL_FUNC_CORE_GET_PARAMS:
+			core_get_params = OSSL_FUNC_core_get_params(in);
+			break;
+		case OSSL_FUNC_CORE_GET_LIBCTX:
+			p->core_get_libctx = OSSL_FUNC_core_get_libctx(in);
+			break;
+		case OSSL_FUNC_CORE_NEW_ERROR:
+			p->core_new_error = OSSL_FUNC_core_new_error(in);
+			break;
+		case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+			p->core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+			break;
+		case OSSL_FUNC_CORE_VSET_ERROR:
+			p->core_vset_error = OSSL_FUNC_core_vset_error(in);
+			break;
+		default:
+			break;
+		}
+	}
+	p->gate_lock = CRYPTO_THREAD_lock_new();
+	if (p->gate_lock == NULL) {
+		OPENSSL_free(p);
+		return 0;
+	}
+	snprintf(p->gate.status, sizeof(p->gate.status), "disabled: not evaluated yet");
+	snprintf(p->name, sizeof(p->name), "%s", EIP93_LONG_NAME);
+
+	read_config(p, core_get_params, self, sizeof(self));
+	r = eip93_sw_open(&p->sw, p->cfg.fallback_propq, self);
+	if (r < 0) {
+		snprintf(p->sw_error, sizeof(p->sw_error),
+			 "software delegate: no AES-GCM for fallback-properties \"%s\" (%s)",
+			 p->cfg.fallback_propq,
+			 r == -EINVAL ? "the query names this provider or does not parse" :
+			 r == -ENOSYS ? "implementation incomplete" : "not found");
+		raise_error(p, EIP93_R_NO_DELEGATE, __func__, "%s", p->sw_error);
+	} else {
+		build_cipher_table(p);
+	}
+
+	p->env.sw = p->sw.impl;
+	p->env.limits.min_size = p->cfg.min_size;
+	p->env.limits.max_size = p->cfg.max_size;
+	p->env.stats = &p->stats;
+	*out = eip93_dispatch;
+	*provctx = p;
+	return 1;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The provider loaded from openssl.cnf by the `openssl` command: it shows up
+# in `openssl list -providers -verbose`, and a bad or "off" configuration is
+# reported (key and value named) while the application keeps working.
+# usage: cli-config.sh OPENSSL MODULES_DIR VERSION
+set -euo pipefail
+openssl=$1 moddir=$2 version=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+
+# conf NAME [extra lines for the eip93 section...]
+conf() {
+  local f=$tmp/$1.cnf
+  shift
+  {
+    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
+    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = ?provider=eip93\n'
+    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
+    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
+    printf '%s\n' "$@"
+  } >"$f"
+  echo "$f"
+}
+
+# expect CASE CONF PATTERN...: `openssl list` exits 0 and prints every pattern.
+expect() {
+  local name=$1 cnf=$2 out rc=0
+  shift 2
+  out=$(OPENSSL_MODULES=$moddir OPENSSL_CONF=$cnf "$openssl" list -providers -verbose 2>&1) || rc=$?
+  if [ $rc -ne 0 ]; then bad "$name: openssl list exited $rc"; echo "$out"; return; fi
+  for pat in "$@"; do
+    if grep -qF -- "$pat" <<<"$out"; then ok "$name: shows '$pat'"
+    else bad "$name: missing '$pat'"; echo "$out"; fi
+  done
+}
+
+expect default "$(conf default)" "  eip93" "version: $version" "status: active" \
+  "build info: eip93 $version (release" "disabled: device tree: /proc/device-tree/compatible"
+expect bad-size "$(conf bad-size 'min-size = abc')" \
+  'disabled: invalid config value min-size = "abc" (expected a decimal number of bytes from 16 to 65536)'
+expect bad-bool "$(conf bad-bool 'enable = maybe')" 'invalid config value enable = "maybe"'
+expect bad-range "$(conf bad-range 'timeout-ms = 0')" 'invalid config value timeout-ms = "0"'
+expect bad-cross "$(conf bad-cross 'min-size = 40000')" \
+  'invalid config: min-size = 40000 is above max-size = 32768'
+expect self-fallback "$(conf self-fallback 'fallback-properties = provider=eip93')" \
+  'software delegate: no AES-GCM for fallback-properties "provider=eip93"'
+expect enable-no "$(conf enable-no 'enable = no')" 'switched off by config (enable = no)'
+EIP93_PROVIDER=off expect env-off "$(conf env-off)" 'switched off by EIP93_PROVIDER=off'
+
+# The application keeps working with a bad value: AES-GCM still fetches (from default).
+cnf=$(conf bad-size2 'max-size = lots')
+if out=$(OPENSSL_MODULES=$moddir OPENSSL_CONF=$cnf "$openssl" list -cipher-algorithms 2>&1) &&
+   grep -q 'aes-256-gcm.*@ default' <<<"$out"; then
+  ok "bad value: AES-256-GCM still available from the default provider"
+else bad "bad value: cipher list broken"; echo "$out"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

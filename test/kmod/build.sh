@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# build.sh SRC_DIR OUT_DIR ABI
+#
+# Build the test-only eip93_sim.ko against the installed Debian headers
+# /usr/src/linux-headers-<ABI>-amd64 (package linux-headers-<ABI>-amd64; ABI
+# as printed by test/guest/kernel-abi.sh).  Kbuild writes into M=, so the
+# sources are copied into OUT_DIR first; the result is OUT_DIR/eip93_sim.ko.
+set -euo pipefail
+
+die() {
+    echo "kmod/build: error: $*" >&2
+    exit 1
+}
+
+[[ $# -eq 3 ]] || die "usage: $0 SRC_DIR OUT_DIR ABI"
+src=$1
+abi=$3
+[[ -n "$abi" ]] || die "empty ABI"
+kdir="/usr/src/linux-headers-$abi-amd64"
+[[ -f "$kdir/Makefile" ]] || die "$kdir not found: install linux-headers-$abi-amd64"
+for f in eip93_sim.c Kbuild; do
+    [[ -f "$src/$f" ]] || die "$src/$f not found"
+done
+
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+
+# Copy only what changed, so that make stays incremental.
+for f in eip93_sim.c Kbuild; do
+    cmp -s "$src/$f" "$out/$f" || cp "$src/$f" "$out/$f"
+done
+
+make -s -C "$kdir" M="$out" modules
+[[ -f "$out/eip93_sim.ko" ]] || die "$out/eip93_sim.ko was not produced"
+echo "kmod/build: $out/eip93_sim.ko"

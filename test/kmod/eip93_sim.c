@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eip93_sim - simulated EIP93 "ctr(aes)" engine.  TEST-ONLY.
+ *
+ * This module is part of the eip93 provider's test rig and is never shipped
+ * or loaded outside a throw-away QEMU guest.  It is licensed GPL-2.0 (unlike
+ * the rest of the project) because a kernel module must be GPL to use the
+ * kernel's GPL-only crypto symbols.
+ *
+ * It registers an asynchronous skcipher that looks like the real Inside
+ * Secure EIP93 driver's AES-CTR algorithm to the crypto API (same cra_name,
+ * cra_driver_name, priority, flags, block size, alignmask, IV size), so the
+ * names the provider uses, e.g. "gcm_base(ctr(aes-eip93),ghash-generic)",
+ * bind in a guest that has no such hardware.  The arithmetic is done by the
+ * kernel's "ctr(aes-generic)"; requests complete from an ordered workqueue,
+ * so callers see -EINPROGRESS and a later completion as with the hardware.
+ *
+ * Parameters (/sys/module/eip93_sim/parameters/):
+ *   ops       requests completed by the simulated engine, whatever their
+ *             status (stand-in for the engine's interrupt counter); writable
+ *             to reset.  The kernel's self-tests issue hundreds of requests
+ *             at registration and at the first instantiation of a template
+ *             around this algorithm: compare deltas, not absolute values.
+ *   bytes     payload bytes of requests computed successfully; writable.
+ *   held      requests currently held by "stall" (read-only).
+ *   corrupt   nonzero: flip the lowest bit of the last output byte of every
+ *             request (inside gcm this alters the ciphertext, or the hash
+ *             key / tag for requests without payload).
+ *   delay_ms  delay every request by this many milliseconds (capped at
+ *             10 s); requests are processed one at a time, as by one ring.
+ *   fail      nonzero: complete every request with -EIO without computing.
+ *   stall     nonzero: hold requests without completing them; writing 0
+ *             releases the held requests, which then complete normally.
+ *             Ignored while the module registers its algorithm (the
+ *             registration self-test would otherwise never finish); corrupt,
+ *             delay_ms and fail do apply to that self-test (e.g. insmod with
+ *             fail=1 yields an algorithm that failed its self-test).
+ *
+ * A request in flight holds a tfm, which holds a reference on this module,
+ * so rmmod is refused (busy) while requests are stalled; unstall first.
+ * Module exit nevertheless completes anything still held with -ESHUTDOWN.
+ */
+
+#include <crypto/aes.h>
+#include <crypto/internal/skcipher.h>
+#include <crypto/scatterwalk.h>
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#define SIM_MAX_DELAY_MS 10000U
+
+struct sim_tfm_ctx {
+	struct crypto_skcipher *fallback;
+};
+
+struct sim_req_ctx {
+	struct work_struct work;
+	struct list_head held;
+	struct skcipher_request *req;
+	bool encrypt;
+	/* Must be last: the fallback's request context follows it. */
+	struct skcipher_request fallback_req;
+};
+
+static atomic64_t sim_ops = ATOMIC64_INIT(0);
+static atomic64_t sim_bytes = ATOMIC64_INIT(0);
+static unsigned int sim_corrupt;
+static unsigned int sim_delay_ms;
+static unsigned int sim_fail;
+static unsigned int sim_stall;
+
+static DEFINE_SPINLOCK(sim_lock);	/* guards the four below */
+static LIST_HEAD(sim_held);
+static unsigned int sim_nheld;
+static bool sim_armed;			/* registration done: stall applies */
+static bool sim_exiting;
+static struct workqueue_struct *sim_wq;
+
+/* ---- module parameters ------------------------------------------------ */
+
+static int sim_counter_set(const char *val, const struct kernel_param *kp)
+{
+	u64 v;
+	int err = kstrtou64(val, 0, &v);
+
+	if (err)
+		return err;
+	atomic64_set(kp->arg, v);
+	return 0;
+}
+
+static int sim_counter_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%llu\n",
+			 (unsigned long long)atomic64_read(kp->arg));
+}
+
+static const struct kernel_param_ops sim_counter_ops = {
+	.set = sim_counter_set,
+	.get = sim_counter_get,
+};
+
+static int sim_held_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	spin_lock_bh(&sim_lock);
+	n = sim_nheld;
+	spin_unlock_bh(&sim_lock);
+	return scnprintf(buf, PAGE_SIZE, "%u\n", n);
+}
+
+static const struct kernel_param_ops sim_held_ops = {
+	.get = sim_held_get,
+};
+
+static int sim_stall_set(const char *val, const struct kernel_param *kp)
+{
+	struct sim_req_ctx *rctx, *tmp;
+	unsigned int v;
+	LIST_HEAD(release);
+	int err = kstrtouint(val, 0, &v);
+
+	if (err)
+		return err;
+
+	spin_lock_bh(&sim_lock);
+	WRITE_ONCE(sim_stall, v);
+	if (!v && sim_wq && !sim_exiting) {
+		list_splice_init(&sim_held, &release);
+		sim_nheld = 0;
+	}
+	spin_unlock_bh(&sim_lock);
+
+	list_for_each_entry_safe(rctx, tmp, &release, held) {
+		list_del_init(&rctx->held);
+		queue_work(sim_wq, &rctx->work);
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops sim_stall_ops = {
+	.set = sim_stall_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(ops, &sim_counter_ops, &sim_ops, 0644);
+MODULE_PARM_DESC(ops, "requests completed by the simulated engine (any status)");
+module_param_cb(bytes, &sim_counter_ops, &sim_bytes, 0644);
+MODULE_PARM_DESC(bytes, "payload bytes computed successfully");
+module_param_cb(held, &sim_held_ops, NULL, 0444);
+MODULE_PARM_DESC(held, "requests currently held by stall");
+module_param_named(corrupt, sim_corrupt, uint, 0644);
+MODULE_PARM_DESC(corrupt, "nonzero: flip a bit in each request's output");
+module_param_named(delay_ms, sim_delay_ms, uint, 0644);
+MODULE_PARM_DESC(delay_ms, "delay each request by this many ms (max 10000)");
+module_param_named(fail, sim_fail, uint, 0644);
+MODULE_PARM_DESC(fail, "nonzero: complete each request with -EIO");
+module_param_cb(stall, &sim_stall_ops, &sim_stall, 0644);
+MODULE_PARM_DESC(stall, "nonzero: hold requests; 0 releases them");
+
+/* ---- the simulated engine -------------------------------------------- */
+
+static void sim_complete(struct skcipher_request *req, int err)
+{
+	atomic64_inc(&sim_ops);
+	/* Hardware drivers complete from (soft)interrupt context. */
+	local_bh_disable();
+	skcipher_request_complete(req, err);
+	local_bh_enable();
+}
+
+static void sim_work(struct work_struct *work)
+{
+	struct sim_req_ctx *rctx = container_of(work, struct sim_req_ctx, work);
+	struct skcipher_request *req = rctx->req;
+	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct skcipher_request *fb = &rctx->fallback_req;
+	unsigned int delay;
+	bool exiting;
+	int err;
+
+	spin_lock_bh(&sim_lock);
+	exiting = sim_exiting;
+	if (!exiting && sim_armed && READ_ONCE(sim_stall)) {
+		list_add_tail(&rctx->held, &sim_held);
+		sim_nheld++;
+		spin_unlock_bh(&sim_lock);
+		return;
+	}
+	spin_unlock_bh(&sim_lock);
+
+	if (exiting) {
+		sim_complete(req, -ESHUTDOWN);
+		return;
+	}
+
+	delay = READ_ONCE(sim_delay_ms);
+	if (delay)
+		msleep(min(delay, SIM_MAX_DELAY_MS));
+
+	if (READ_ONCE(sim_fail)) {
+		sim_complete(req, -EIO);
+		return;
+	}
+
+	skcipher_request_set_tfm(fb, ctx->fallback);
+	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);
+	skcipher_request_set_crypt(fb, req->src, req->dst, req->cryptlen,
+				   req->iv);
+	err = rctx->encrypt ? crypto_skcipher_encrypt(fb) :
+			      crypto_skcipher_decrypt(fb);
+
+	if (!err) {
+		atomic64_add(req->cryptlen, &sim_bytes);
+		if (READ_ONCE(sim_corrupt) && req->cryptlen) {
+			u8 b;
+
+			scatterwalk_map_and_copy(&b, req->dst, req->cryptlen - 1, 1, 0);
+			b ^= 0x01;
+			scatterwalk_map_and_copy(&b, req->dst, req->cryptlen - 1, 1, 1);
+		}
+	}
+	sim_complete(req, err);
+}
+
+static int sim_queue(struct skcipher_request *req, bool encrypt)
+{
+	struct sim_req_ctx *rctx = skcipher_request_ctx(req);
+
+	rctx->req = req;
+	rctx->encrypt = encrypt;
+	INIT_LIST_HEAD(&rctx->held);
+	INIT_WORK(&rctx->work, sim_work);
+	queue_work(sim_wq, &rctx->work);
+	return -EINPROGRESS;
+}
+
+static int sim_encrypt(struct skcipher_request *req)
+{
+	return sim_queue(req, true);
+}
+
+static int sim_decrypt(struct skcipher_request *req)
+{
+	return sim_queue(req, false);
+}
+
+static int sim_setkey(struct crypto_skcipher *tfm, const u8 *key,
+		      unsigned int keylen)
+{
+	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+
+	if (keylen != AES_KEYSIZE_128 && keylen != AES_KEYSIZE_192 &&
+	    keylen != AES_KEYSIZE_256)
+		return -EINVAL;
+
+	crypto_skcipher_clear_flags(ctx->fallback, CRYPTO_TFM_REQ_MASK);
+	crypto_skcipher_set_flags(ctx->fallback, crypto_skcipher_get_flags(tfm) &
+						 CRYPTO_TFM_REQ_MASK);
+	return crypto_skcipher_setkey(ctx->fallback, key, keylen);
+}
+
+static int sim_init_tfm(struct crypto_skcipher *tfm)
+{
+	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+	struct crypto_skcipher *fallback;
+
+	/* Synchronous, and not itself in need of a fallback. */
+	fallback = crypto_alloc_skcipher("ctr(aes-generic)", 0,
+					 CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
+	if (IS_ERR(fallback))
+		return PTR_ERR(fallback);
+
+	ctx->fallback = fallback;
+	crypto_skcipher_set_reqsize(tfm, sizeof(struct sim_req_ctx) +
+					 crypto_skcipher_reqsize(fallback));
+	return 0;
+}
+
+static void sim_exit_tfm(struct crypto_skcipher *tfm)
+{
+	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+
+	crypto_free_skcipher(ctx->fallback);
+}
+
+static struct skcipher_alg sim_alg = {
+	.setkey		= sim_setkey,
+	.encrypt	= sim_encrypt,
+	.decrypt	= sim_decrypt,
+	.init		= sim_init_tfm,
+	.exit		= sim_exit_tfm,
+	.min_keysize	= AES_MIN_KEY_SIZE,
+	.max_keysize	= AES_MAX_KEY_SIZE,
+	.ivsize		= AES_BLOCK_SIZE,
+	.chunksize	= AES_BLOCK_SIZE,
+	.base = {
+		.cra_name		= "ctr(aes)",
+		.cra_driver_name	= "ctr(aes-eip93)",
+		.cra_priority		= 1500,
+		.cra_flags		= CRYPTO_ALG_ASYNC |
+					  CRYPTO_ALG_NEED_FALLBACK |
+					  CRYPTO_ALG_KERN_DRIVER_ONLY,
+		.cra_blocksize		= 1,
+		.cra_ctxsize		= sizeof(struct sim_tfm_ctx),
+		.cra_alignmask		= 0xf,
+		.cra_module		= THIS_MODULE,
+	},
+};
+
+static int __init sim_init(void)
+{
+	int err;
+
+	sim_wq = alloc_ordered_workqueue("eip93_sim", 0);
+	if (!sim_wq)
+		return -ENOMEM;
+
+	err = crypto_register_skcipher(&sim_alg);
+	if (err) {
+		destroy_workqueue(sim_wq);
+		sim_wq = NULL;
+		return err;
+	}
+
+	spin_lock_bh(&sim_lock);
+	sim_armed = true;
+	spin_unlock_bh(&sim_lock);
+	return 0;
+}
+
+static void __exit sim_exit(void)
+{
+	struct sim_req_ctx *rctx, *tmp;
+	LIST_HEAD(leftover);
+
+	crypto_unregister_skcipher(&sim_alg);
+
+	spin_lock_bh(&sim_lock);
+	sim_exiting = true;
+	list_splice_init(&sim_held, &leftover);
+	sim_nheld = 0;
+	spin_unlock_bh(&sim_lock);
+
+	list_for_each_entry_safe(rctx, tmp, &leftover, held) {
+		list_del_init(&rctx->held);
+		sim_complete(rctx->req, -ESHUTDOWN);
+	}
+
+	/* Waits for a work item that is still returning from a completion. */
+	destroy_workqueue(sim_wq);
+	sim_wq = NULL;
+}
+
+module_init(sim_init);
+module_exit(sim_exit);
+
+MODULE_DESCRIPTION("Simulated EIP93 ctr(aes) engine for tests (not for production)");
+/* GPL: required for the GPL-only crypto API symbols; test-only module. */
+MODULE_LICENSE("GPL");
+MODULE_SOFTDEP("pre: ctr");

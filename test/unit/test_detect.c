@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+/* detect/: device-tree classification and reading, FIPS parsing, hwcaps, probe. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "../../detect/detect.h"
+
+#define DT(lit) ((const unsigned char *)(lit)), (sizeof(lit) - 1)
+
+static void test_classify(void)
+{
+	unsigned char big[EIP93_DT_MAX + 1];
+
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581\0")), EIP93_DT_MATCH);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,en7581\0")), EIP93_DT_MATCH);
+	CHECK_EQ_INT(eip93_dt_classify(DT("nokia,xg-040g-md\0airoha,an7581\0")), EIP93_DT_MATCH);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7583\0")), EIP93_DT_EXCLUDED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,en7583\0")), EIP93_DT_EXCLUDED);
+	/* Exclusion wins over a match listed alongside it. */
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581\0airoha,an7583\0")), EIP93_DT_EXCLUDED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("linux,dummy-virt\0")), EIP93_DT_OTHER);
+	/* Near misses are other boards, not matches. */
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an75810\0")), EIP93_DT_OTHER);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an758\0")), EIP93_DT_OTHER);
+	CHECK_EQ_INT(eip93_dt_classify(DT("xairoha,an7581\0")), EIP93_DT_OTHER);
+	CHECK_EQ_INT(eip93_dt_classify(DT("AIROHA,AN7581\0")), EIP93_DT_OTHER);
+	/* Malformed: empty, unterminated, empty strings, non-printable, oversized. */
+	CHECK_EQ_INT(eip93_dt_classify(DT("")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(NULL, 0), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("\0")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581\0\0")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("\0airoha,an7581\0")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581 \0")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581\n\0")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,\xff" "an7581\0")), EIP93_DT_MALFORMED);
+	memset(big, 'a', sizeof(big));
+	big[sizeof(big) - 1] = '\0';
+	CHECK_EQ_INT(eip93_dt_classify(big, sizeof(big)), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(big + 1, sizeof(big) - 1), EIP93_DT_OTHER);
+}
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL || fwrite(buf, 1, len, f) != len) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+}
+
+static void test_read(void)
+{
+	char dir[] = "/tmp/eip93-dt-XXXXXX";
+	char path[256];
+	unsigned char buf[EIP93_DT_MAX], *big;
+	size_t len = 99;
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	CHECK_EQ_INT(eip93_dt_read(path, buf, sizeof(buf), &len), -ENOENT);
+	CHECK_EQ_INT(len, 0);
+
+	snprintf(path, sizeof(path), "%s/ok", dir);
+	write_file(path, "airoha,an7581\0", 14);
+	CHECK_EQ_INT(eip93_dt_read(path, buf, sizeof(buf), &len), 0);
+	CHECK_EQ_INT(len, 14);
+	CHECK(memcmp(buf, "airoha,an7581", 14) == 0);
+
+	big = malloc(EIP93_DT_MAX + 1);
+	memset(big, 'a', EIP93_DT_MAX + 1);
+	write_file(path, big, EIP93_DT_MAX);
+	CHECK_EQ_INT(eip93_dt_read(path, buf, sizeof(buf), &len), 0);
+	CHECK_EQ_INT(len, EIP93_DT_MAX);
+	write_file(path, big, EIP93_DT_MAX + 1);
+	CHECK_EQ_INT(eip93_dt_read(path, buf, sizeof(buf), &len), -EFBIG);
+	CHECK_EQ_INT(len, 0);
+	free(big);
+
+	write_file(path, "", 0);
+	CHECK_EQ_INT(eip93_dt_read(path, buf, sizeof(buf), &len), 0);
+	CHECK_EQ_INT(len, 0);
+	CHECK_EQ_INT(eip93_dt_classify(buf, len), EIP93_DT_MALFORMED);
+
+	CHECK_EQ_INT(eip93_dt_read(dir, buf, sizeof(buf), &len), -EISDIR);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_describe(void)
+{
+	char out[64];
+
+	eip93_dt_describe(DT("a,b\0c\0"), out, sizeof(out));
+	CHECK(strcmp(out, "\"a,b\" \"c\"") == 0);
+	eip93_dt_describe(DT("a\x01"), out, sizeof(out));
+	CHECK(strcmp(out, "\"a?\"") == 0);
+	eip93_dt_describe(DT("abcdefghijklmnop\0"), out, 8);
+	CHECK(strlen(out) < 8);
+}
+
+static void test_fips(void)
+{
+	CHECK_EQ_INT(eip93_fips_parse("0\n", 2), 0);
+	CHECK_EQ_INT(eip93_fips_parse("1\n", 2), 1);
+	CHECK_EQ_INT(eip93_fips_parse("1", 1), 1);
+	CHECK_EQ_INT(eip93_fips_parse("2\n", 2), -EINVAL);
+	CHECK_EQ_INT(eip93_fips_parse("", 0), -EINVAL);
+	CHECK_EQ_INT(eip93_fips_parse("10\n", 3), -EINVAL);
+	CHECK_EQ_INT(eip93_fips_parse("1x", 2), -EINVAL);
+	CHECK_EQ_INT(eip93_fips_kernel("/nonexistent/fips_enabled"), -ENOENT);
+}
+
+static void test_cpu(void)
+{
+	struct eip93_cpu_facts f;
+
+	CHECK(!eip93_cpu_has_aes(0));
+	CHECK(eip93_cpu_has_aes(EIP93_HWCAP_AES));
+	CHECK(eip93_cpu_has_aes(0xffffffffUL));
+	CHECK(!eip93_cpu_has_aes(~EIP93_HWCAP_AES));
+	eip93_cpu_read(&f);
+#if defined(__aarch64__)
+	CHECK_EQ_INT(f.is_aarch64, 1);
+#else
+	CHECK_EQ_INT(f.is_aarch64, 0);
+	CHECK_EQ_INT(f.hwcap, 0);
+#endif
+}
+
+static void test_kprobe(void)
+{
+	char longname[200];
+	int r;
+
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	CHECK_EQ_INT(eip93_kprobe_aead(longname), -ENAMETOOLONG);
+	/* No kernel here has the EIP93 driver: no AF_ALG at all, or the name is unknown. */
+	r = eip93_kprobe_aead("gcm_base(ctr(aes-eip93),ghash-generic)");
+	CHECK(r == -EAFNOSUPPORT || r == -ENOENT);
+}
+
+int main(void)
+{
+	test_classify();
+	test_read();
+	test_describe();
+	test_fips();
+	test_cpu();
+	test_kprobe();
+	return check_done("test_detect");
+}

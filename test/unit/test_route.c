@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+/* alg/route.c: the one routing decision over every shape. */
+#include <string.h>
+
+#include "check.h"
+#include "../../alg/route.h"
+
+static const struct eip93_route_limits lim = { 4096, 32768 };
+
+static struct eip93_route_msg eligible(int enc)
+{
+	struct eip93_route_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.engine_available = 1;
+	m.enc = enc;
+	m.ivlen = 12;
+	m.taglen = enc ? 0 : 16;
+	m.aadlen = 13;
+	m.len = 16384;
+	return m;
+}
+
+static void test_eligible(void)
+{
+	struct eip93_route_msg m;
+
+	for (int enc = 0; enc <= 1; enc++) {
+		m = eligible(enc);
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		m.len = 4096;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		m.len = 32768;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		m.len = 4095;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+		m.len = 32769;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+		m.len = 0;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+		m = eligible(enc);
+		m.aadlen = 0;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		m.aadlen = 512;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		m.aadlen = 513;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_AAD);
+	}
+}
+
+static void test_reasons(void)
+{
+	struct eip93_route_msg m;
+
+	m = eligible(1);
+	m.engine_available = 0;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_GATE);
+	for (size_t iv = 1; iv <= 64; iv++) {
+		m = eligible(1);
+		m.ivlen = iv;
+		CHECK_EQ_INT(eip93_route(&lim, &m), iv == 12 ? EIP93_SW_NONE : EIP93_SW_NONCE);
+	}
+	/* Decrypt needs the full tag before the data; encrypt never looks at it. */
+	for (size_t t = 0; t <= 16; t++) {
+		m = eligible(0);
+		m.taglen = t;
+		CHECK_EQ_INT(eip93_route(&lim, &m), t == 16 ? EIP93_SW_NONE : EIP93_SW_TAG);
+		m = eligible(1);
+		m.taglen = t;
+		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+	}
+	m = eligible(1);
+	m.key_failed = 1;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEYCHECK);
+	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
+	m = eligible(0);
+	m.engine_available = 0;
+	m.ivlen = 8;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_GATE);
+	m.engine_available = 1;
+	m.taglen = 4;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONCE);
+	m.ivlen = 12;
+	m.len = 10;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_TAG);
+}
+
+static void test_overlap(void)
+{
+	static unsigned char buf[65536];
+	struct eip93_route_msg m = eligible(1);
+
+	m.in = buf;
+	m.out = buf;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE); /* exact in-place */
+	m.out = buf + 1;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_OVERLAP);
+	m.out = buf + m.len - 1;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_OVERLAP);
+	m.out = buf + m.len;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+	m.in = buf + m.len;
+	m.out = buf;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+	m.in = buf + 16;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_OVERLAP);
+	CHECK(!eip93_route_overlap(NULL, buf, 10));
+	CHECK(!eip93_route_overlap(buf, buf + 1, 0));
+	CHECK(eip93_route_overlap(buf, buf + 1, 2));
+}
+
+static void test_limits(void)
+{
+	struct eip93_route_limits l = { 16, 65536 };
+	struct eip93_route_msg m = eligible(1);
+
+	m.len = 16;
+	CHECK_EQ_INT(eip93_route(&l, &m), EIP93_SW_NONE);
+	m.len = 15;
+	CHECK_EQ_INT(eip93_route(&l, &m), EIP93_SW_SIZE);
+	m.len = 65536;
+	CHECK_EQ_INT(eip93_route(&l, &m), EIP93_SW_NONE);
+}
+
+static void test_names(void)
+{
+	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_SIZE), "size") == 0);
+	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_SOCKCAP), "socket-cap") == 0);
+	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_NREASONS), "unknown") == 0);
+	for (int r = 0; r < EIP93_SW_NREASONS; r++)
+		CHECK(strcmp(eip93_sw_reason_name(r), "unknown") != 0);
+}
+
+int main(void)
+{
+	test_eligible();
+	test_reasons();
+	test_overlap();
+	test_limits();
+	test_names();
+	return check_done("test_route");
+}
