@@ -103,7 +103,11 @@ void eip93_dt_describe(const unsigned char *buf, size_t len, char *out, size_t o
 			out[o++] = '"';
 			open_quote = 0;
 		} else {
-			out[o++] = (buf[i] >= 0x20 && buf[i] <= 0x7e) ? (char)buf[i] : '?';
+			char ch = '?';
+
+			if (buf[i] >= 0x20 && buf[i] <= 0x7e)
+				ch = (char)buf[i];
+			out[o++] = ch;
 		}
 	}
 	if (open_quote && o + 1 < outlen)

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Install what building and testing eip93 needs, from Debian's archive only.
+# The guest kernel's headers are installed (to build the simulated driver);
+# the kernel image itself is downloaded and unpacked by the tests, never
+# installed.  Idempotent: a machine that has everything installs nothing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+sudo_() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+export DEBIAN_FRONTEND=noninteractive
+
+pkgs=(build-essential cmake pkgconf libssl-dev openssl clang clang-tidy cppcheck binutils
+      qemu-system-x86 busybox-static cpio kmod xz-utils libkcapi-dev kcapi-tools)
+
+# apt-cache needs fresh lists to resolve the current kernel ABI.
+sudo_ apt-get update -qq
+abi=$("$here/test/guest/kernel-abi.sh")
+pkgs+=("linux-headers-$abi-amd64")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  sudo_ apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "deps: all ${#pkgs[@]} packages present (guest kernel ABI $abi)"
+fi

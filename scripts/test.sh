@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The whole test suite, as CI runs it: install what is needed, build with gcc
+# (all tests, guest included) and clang (host tests), the host tests again
+# under ASan+UBSan, then clang-tidy and cppcheck over the project's code.
+# Fails loudly at the first failing stage.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+jobs=$(nproc)
+cache=${EIP93_GUEST_CACHE:-$HOME/.cache/eip93/guest}
+start=$(date +%s)
+stage() { echo; echo "=== $* ($(( $(date +%s) - start ))s)"; }
+
+stage "dependencies"
+scripts/deps.sh
+
+stage "gcc build and all tests (host + guest)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc \
+  -DEIP93_GUEST_CACHE="$cache" >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+stage "clang build and host tests"
+cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+  -DEIP93_GUEST_TESTS=OFF >/dev/null
+cmake --build build-clang -j"$jobs"
+ctest --test-dir build-clang --output-on-failure -j"$jobs" -L host
+
+stage "ASan+UBSan build and host tests"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=gcc -DEIP93_SANITIZE=ON \
+  -DEIP93_GUEST_TESTS=OFF >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L host
+
+stage "static analysis"
+scripts/lint.sh build
+
+stage "done: all stages passed in $(( $(date +%s) - start ))s"
