@@ -22,6 +22,12 @@ add_executable(eip93-gate-check guest/gate-check.c)
 eip93_target_flags(eip93-gate-check)
 target_link_libraries(eip93-gate-check PRIVATE PkgConfig::LIBCRYPTO)
 
+# The rig's own AF_ALG client (selftest.sh): checks the simulated driver
+# against OpenSSL independently of the provider.
+add_executable(eip93-afalg-check guest/selftest/afalg_check.c)
+eip93_target_flags(eip93-afalg-check)
+target_link_libraries(eip93-afalg-check PRIVATE PkgConfig::LIBCRYPTO)
+
 find_program(OPENSSL_CLI openssl REQUIRED)
 
 # What every guest gets: both builds of the provider, the openssl command,
@@ -45,7 +51,7 @@ function(eip93_guest_test name script)
 endfunction()
 
 eip93_guest_test(selftest ${GUEST_DIR}/selftest.sh
-  --add ${CMAKE_CURRENT_BINARY_DIR}/eip93-afalg-check:/usr/bin/eip93-afalg-check)
+  --add $<TARGET_FILE:eip93-afalg-check>:/usr/bin/eip93-afalg-check)
 eip93_guest_test(gate ${GUEST_DIR}/gate.sh)
 if(TARGET eip93-diff)
   eip93_guest_test(differential ${GUEST_DIR}/differential.sh

@@ -90,12 +90,18 @@ for pkg in "linux-image-$kver" "linux-image-$kver-unsigned"; do
     rm -rf "$tmp/dl" "$tmp/root"
     mkdir -p "$tmp/dl"
     # -o APT::Sandbox::User=root: the download dir is not readable by _apt.
-    (cd "$tmp/dl" && apt-get -q -o APT::Sandbox::User=root download "$pkg") ||
-        die "apt-get download $pkg failed"
+    if ! (cd "$tmp/dl" && apt-get -q -o APT::Sandbox::User=root download "$pkg"); then
+        echo "prepare: warning: apt-get download $pkg failed, trying the next" >&2
+        continue
+    fi
     debs=("$tmp/dl"/*.deb)
     [[ ${#debs[@]} -eq 1 && -f "${debs[0]}" ]] || die "expected one .deb for $pkg in $tmp/dl"
     dpkg-deb -x "${debs[0]}" "$tmp/root" || die "dpkg-deb -x ${debs[0]} failed"
     rm -f "${debs[0]}"
+    # Newer packages ship /usr/lib/modules only (merged /usr).
+    if [[ ! -e "$tmp/root/lib" && -d "$tmp/root/usr/lib/modules" ]]; then
+        ln -s usr/lib "$tmp/root/lib"
+    fi
     if [[ -f "$tmp/root/boot/vmlinuz-$kver" ]] &&
         compgen -G "$tmp/root/lib/modules/$kver/kernel/crypto/af_alg.ko*" >/dev/null; then
         chosen=$pkg
