@@ -2,38 +2,78 @@
 /*
  * AES-GCM cipher context.
  *
- * The context wraps the software delegate's context and keeps a small shadow
- * of the message state (IV length, AAD length, decrypt tag, TLS 1.2 record
- * pending) so that the one routing decision can be taken at the first data
- * update.  The delegate owns all GCM semantics (IV state machine, tag rules,
- * TLS record handling, error behaviour): a message routed to software is
- * processed exactly as the default provider would process it.
+ * The context wraps the software delegate's context, which owns all GCM
+ * semantics (IV state machine, tag rules, TLS record handling, errors) and
+ * sees every call.  Next to it the context keeps what the engine needs for a
+ * message (key, IV, AAD, decrypt tag, TLS 1.2 record AAD and fixed IV) and
+ * takes the one routing decision at the first data update (or per TLS 1.2
+ * record).
+ *
+ * An engine message runs as one AF_ALG operation.  The delegate has seen the
+ * IV, the AAD and the parameters, but not the data; the context keeps a copy
+ * of the message's ciphertext so that, if anything follows that one
+ * operation cannot express (a second data update, AAD after data, a parameter
+ * change), the message leaves the engine by a replay: the delegate processes
+ * that ciphertext and reaches exactly the state software alone would have
+ * reached.  Errors and authentication failures restore the input and run the
+ * message through the delegate, so a caller sees exactly the default
+ * provider's behaviour.
  */
 #include "gcm.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-/* TLS 1.2 GCM record: 8-byte explicit IV, payload, 16-byte tag. */
+#include "afalg.h"
+
+/* TLS 1.2 GCM record: 8-byte explicit IV, payload, 16-byte tag; 13-byte AAD. */
 #define TLS12_EXPLICIT_IV 8
+#define TLS12_FIXED_IV 4
 #define TLS12_TAG 16
+#define TLS12_AAD 13
+
+enum msg_state { MSG_IDLE = 0, MSG_SOFTWARE, MSG_ENGINE };
 
 struct gcm_ctx {
-	const struct eip93_alg_env *env;
+	const struct eip93_alg_env *env_ro;
+	struct eip93_alg_env *env;
 	const struct eip93_sw_impl *sw;
 	void *swctx;
 	int enc;
-	size_t ivlen;		/* IV length the next init will use */
-	size_t taglen_set;	/* decrypt: tag bytes set before any data */
-	size_t aadlen;		/* AAD bytes of the current message */
-	size_t tls_aad_len;	/* TLS 1.2: record AAD pending, 0 if none */
-	int routed;		/* the current message has its routing answer */
-	enum eip93_sw_reason reason;
+
+	/* Key: kept for the lazy socket open and to spot re-init with the same bytes. */
+	unsigned char key[32];
+	size_t keylen;
+	int key_set;
+	int key_failed;			/* failed its check: software for its lifetime */
+	struct eip93_afalg_key ak;
+
+	/* The current message. */
+	size_t ivlen;
+	unsigned char iv[EIP93_ROUTE_IVLEN];
+	int iv_ok;			/* iv[] is the IV the next data will use */
+	unsigned char tag[EIP93_AFALG_TAGLEN];
+	size_t taglen_set;		/* decrypt: tag bytes set before any data */
+	unsigned char aad[EIP93_ROUTE_MAX_AAD];
+	size_t aadlen;			/* may exceed sizeof(aad): then not kept */
+	enum msg_state state;
+	unsigned char *ct;		/* engine message: its ciphertext, for a replay */
+	size_t ctlen;
+	unsigned char etag[EIP93_AFALG_TAGLEN];	/* engine encrypt: the tag */
+	int etag_ready;			/* final done on an engine encrypt */
+
+	/* TLS 1.2 */
+	size_t tls_aad_len;		/* record AAD pending, 0 if none */
+	unsigned char tls_aad[TLS12_AAD];	/* as the delegate corrects it */
+	unsigned char tls_fixed[TLS12_FIXED_IV];
+	int tls_fixed_ok;
 };
 
 static OSSL_FUNC_cipher_newctx_fn gcm_newctx128, gcm_newctx192, gcm_newctx256;
@@ -53,15 +93,17 @@ static OSSL_FUNC_cipher_settable_ctx_params_fn gcm_settable_ctx_params;
 
 static void *gcm_newctx(void *provctx, enum eip93_keysize ks)
 {
-	const struct eip93_alg_env *env = provctx;
+	struct eip93_alg_env *env = provctx;
 	struct gcm_ctx *ctx;
 
 	ctx = OPENSSL_zalloc(sizeof(*ctx));
 	if (ctx == NULL)
 		return NULL;
 	ctx->env = env;
+	ctx->env_ro = env;
 	ctx->sw = &env->sw[ks];
 	ctx->ivlen = EIP93_ROUTE_IVLEN;
+	eip93_afalg_key_init(&ctx->ak);
 	ctx->swctx = ctx->sw->newctx(ctx->sw->provctx);
 	if (ctx->swctx == NULL) {
 		OPENSSL_free(ctx);
@@ -74,12 +116,23 @@ static void *gcm_newctx128(void *provctx) { return gcm_newctx(provctx, EIP93_AES
 static void *gcm_newctx192(void *provctx) { return gcm_newctx(provctx, EIP93_AES192); }
 static void *gcm_newctx256(void *provctx) { return gcm_newctx(provctx, EIP93_AES256); }
 
+/* Drop the engine message's ciphertext copy. */
+static void ct_drop(struct gcm_ctx *ctx)
+{
+	if (ctx->ct != NULL)
+		OPENSSL_clear_free(ctx->ct, ctx->ctlen);
+	ctx->ct = NULL;
+	ctx->ctlen = 0;
+}
+
 static void gcm_freectx(void *vctx)
 {
 	struct gcm_ctx *ctx = vctx;
 
 	if (ctx == NULL)
 		return;
+	eip93_afalg_key_close(&ctx->ak);
+	ct_drop(ctx);
 	ctx->sw->freectx(ctx->swctx);
 	OPENSSL_clear_free(ctx, sizeof(*ctx));
 }
@@ -95,24 +148,182 @@ static void *gcm_dupctx(void *vctx)
 	if (dst == NULL)
 		return NULL;
 	*dst = *src;
+	/* The copy opens its own sockets when it needs them. */
+	eip93_afalg_key_init(&dst->ak);
+	dst->ct = NULL;
+	if (src->ct != NULL) {
+		dst->ct = OPENSSL_memdup(src->ct, src->ctlen);
+		if (dst->ct == NULL) {
+			OPENSSL_clear_free(dst, sizeof(*dst));
+			return NULL;
+		}
+	}
 	dst->swctx = src->sw->dupctx(src->swctx);
 	if (dst->swctx == NULL) {
+		ct_drop(dst);
 		OPENSSL_clear_free(dst, sizeof(*dst));
 		return NULL;
 	}
 	return dst;
 }
 
-/* A new message starts: forget what the previous one routed. */
+/* A new message starts (or the last one ended): forget its routing. */
 static void msg_reset(struct gcm_ctx *ctx)
 {
-	ctx->routed = 0;
+	ct_drop(ctx);
+	ctx->state = MSG_IDLE;
 	ctx->aadlen = 0;
 	ctx->taglen_set = 0;
-	ctx->tls_aad_len = 0;
+	ctx->etag_ready = 0;
 }
 
-/* Shadow the parameters that matter for routing, once the delegate took them. */
+static void count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
+{
+	struct eip93_stats *st = ctx->env->stats;
+
+	eip93_stat_add(&st->sw_messages, 1);
+	eip93_stat_add(&st->sw_by_reason[r], 1);
+}
+
+static void engine_ok(struct gcm_ctx *ctx, size_t len)
+{
+	struct eip93_stats *st = ctx->env->stats;
+
+	atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+	eip93_stat_add(&st->engine_messages, 1);
+	eip93_stat_add(&st->engine_bytes, len);
+}
+
+/* An AF_ALG error: close this context's sockets; too many in a row stop the engine. */
+static void engine_error(struct gcm_ctx *ctx, int err, const char *where)
+{
+	struct eip93_alg_env *env = ctx->env;
+	unsigned int n;
+
+	eip93_afalg_key_close(&ctx->ak);
+	eip93_stat_add(&env->stats->engine_errors, 1);
+	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
+	if (n >= EIP93_ENGINE_MAX_ERRORS) {
+		int expected = 0;
+
+		if (atomic_compare_exchange_strong(&env->engine_disabled, &expected, 1)) {
+			BIO_snprintf(env->disabled_reason, sizeof(env->disabled_reason),
+				     "engine: %u consecutive AF_ALG errors (last: %s: %s); "
+				     "software only for this process", n, where, strerror(-err));
+			atomic_store(&env->engine_available, 0);
+		}
+	}
+}
+
+/* Store a new key (or notice the same bytes again). */
+static void key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen)
+{
+	if (ctx->key_set && keylen == ctx->keylen && keylen <= sizeof(ctx->key) &&
+	    CRYPTO_memcmp(key, ctx->key, keylen) == 0)
+		return; /* same key: keep the verified sockets */
+	eip93_afalg_key_close(&ctx->ak);
+	OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	ctx->key_failed = 0;
+	ctx->key_set = 0;
+	if (keylen == 16 || keylen == 24 || keylen == 32) {
+		memcpy(ctx->key, key, keylen);
+		ctx->keylen = keylen;
+		ctx->key_set = 1;
+	}
+}
+
+/*
+ * Verify a freshly opened key: encrypt a known message through AF_ALG and
+ * compare with the delegate, decrypt it back, and require EBADMSG for a
+ * corrupted tag.  Returns 0, -EBADMSG (a wrong answer) or a syscall -errno.
+ */
+static int key_check(struct gcm_ctx *ctx)
+{
+	unsigned char pt[512], ct_e[512], ct_s[512], back[512], aad[TLS12_AAD];
+	unsigned char iv[EIP93_ROUTE_IVLEN], tag_e[16], tag_s[16];
+	const struct eip93_sw_impl *sw = ctx->sw;
+	OSSL_PARAM p[2];
+	size_t n = 0, n2 = 0;
+	void *t;
+	int ret, ok;
+
+	for (size_t i = 0; i < sizeof(pt); i++)
+		pt[i] = (unsigned char)(i * 7 + 3);
+	for (size_t i = 0; i < sizeof(aad); i++)
+		aad[i] = (unsigned char)(0xa0 + i);
+	for (size_t i = 0; i < sizeof(iv); i++)
+		iv[i] = (unsigned char)(0x5c ^ i);
+
+	t = sw->newctx(sw->provctx);
+	if (t == NULL)
+		return -ENOMEM;
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag_s, sizeof(tag_s));
+	p[1] = OSSL_PARAM_construct_end();
+	ok = sw->einit(t, ctx->key, ctx->keylen, iv, sizeof(iv), NULL) &&
+	     sw->update(t, NULL, &n, sizeof(aad), aad, sizeof(aad)) &&
+	     sw->update(t, ct_s, &n, sizeof(ct_s), pt, sizeof(pt)) &&
+	     sw->final(t, ct_s + n, &n2, 0) && sw->get_ctx_params(t, p);
+	sw->freectx(t);
+	if (!ok)
+		return -ENOMEM;
+
+	ret = eip93_afalg_aead(&ctx->ak, 1, iv, aad, sizeof(aad), pt, sizeof(pt), ct_e, tag_e);
+	if (ret < 0)
+		return ret;
+	if (CRYPTO_memcmp(ct_e, ct_s, sizeof(ct_e)) != 0 ||
+	    CRYPTO_memcmp(tag_e, tag_s, sizeof(tag_e)) != 0)
+		return -EBADMSG;
+	ret = eip93_afalg_aead(&ctx->ak, 0, iv, aad, sizeof(aad), ct_e, sizeof(ct_e), back, tag_e);
+	if (ret < 0)
+		return ret;
+	if (CRYPTO_memcmp(back, pt, sizeof(pt)) != 0)
+		return -EBADMSG;
+	tag_e[5] ^= 0x10;
+	ret = eip93_afalg_aead(&ctx->ak, 0, iv, aad, sizeof(aad), ct_e, sizeof(ct_e), back, tag_e);
+	OPENSSL_cleanse(back, sizeof(back));
+	if (ret == -EBADMSG)
+		return 0;
+	return ret < 0 ? ret : -EBADMSG;
+}
+
+/* Make sure the key has verified sockets; EIP93_SW_NONE when it does. */
+static enum eip93_sw_reason key_ready(struct gcm_ctx *ctx)
+{
+	struct eip93_alg_env *env = ctx->env;
+	struct eip93_stats *st = env->stats;
+	int r;
+
+	if (ctx->key_failed)
+		return EIP93_SW_KEYCHECK;
+	if (eip93_afalg_key_is_open(&ctx->ak))
+		return EIP93_SW_NONE;
+	r = eip93_afalg_key_open(&ctx->ak, env->kalg, ctx->key, ctx->keylen, env->max_sockets,
+				 env->timeout_ms);
+	if (r == -EMFILE && eip93_afalg_open_sockets() + 2 > env->max_sockets)
+		return EIP93_SW_SOCKCAP;
+	if (r < 0) {
+		engine_error(ctx, r, "open");
+		return EIP93_SW_ERROR;
+	}
+	r = key_check(ctx);
+	if (r < 0) {
+		/* A wrong answer or an error: this key stays in software. */
+		ctx->key_failed = 1;
+		eip93_stat_add(&st->key_checks_failed, 1);
+		if (r == -EBADMSG)
+			eip93_afalg_key_close(&ctx->ak);
+		else
+			engine_error(ctx, r, "key check");
+		return EIP93_SW_KEYCHECK;
+	}
+	eip93_stat_add(&st->key_checks_passed, 1);
+	atomic_store_explicit(&env->consecutive_errors, 0, memory_order_relaxed);
+	if (env->on_first_engine != NULL && !atomic_exchange(&env->first_engine_done, 1))
+		env->on_first_engine(env);
+	return EIP93_SW_NONE;
+}
+
+/* Track parameters that matter to the engine, once the delegate took them. */
 static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
 {
 	const OSSL_PARAM *p;
@@ -121,32 +332,79 @@ static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
 	if (params == NULL)
 		return;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN);
-	if (p != NULL && OSSL_PARAM_get_size_t(p, &sz))
+	if (p != NULL && OSSL_PARAM_get_size_t(p, &sz) && sz != ctx->ivlen) {
 		ctx->ivlen = sz;
+		ctx->iv_ok = 0;
+	}
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-	if (p != NULL && p->data_type == OSSL_PARAM_OCTET_STRING && p->data != NULL && !ctx->enc)
-		ctx->taglen_set = p->data_size;
+	if (p != NULL && p->data != NULL && !ctx->enc) {
+		ctx->taglen_set = 0;
+		if (p->data_size == EIP93_AFALG_TAGLEN && ctx->state == MSG_IDLE) {
+			memcpy(ctx->tag, p->data, EIP93_AFALG_TAGLEN);
+			ctx->taglen_set = EIP93_AFALG_TAGLEN;
+		}
+	}
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
-	if (p != NULL && p->data_type == OSSL_PARAM_OCTET_STRING)
+	if (p != NULL && p->data != NULL) {
 		ctx->tls_aad_len = p->data_size;
+		if (p->data_size == TLS12_AAD) {
+			unsigned char *b = ctx->tls_aad;
+			size_t len;
+
+			/* The delegate's correction of the record length (explicit IV, tag). */
+			memcpy(b, p->data, TLS12_AAD);
+			len = ((size_t)b[TLS12_AAD - 2] << 8 | b[TLS12_AAD - 1]) - TLS12_EXPLICIT_IV;
+			if (!ctx->enc)
+				len -= TLS12_TAG;
+			b[TLS12_AAD - 2] = (unsigned char)(len >> 8);
+			b[TLS12_AAD - 1] = (unsigned char)(len & 0xff);
+		}
+	}
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+	if (p != NULL && p->data != NULL) {
+		/* Generic IV generation: the IV now lives in the delegate. */
+		ctx->iv_ok = 0;
+		ctx->tls_fixed_ok = 0;
+		if ((p->data_size == TLS12_FIXED_IV ||
+		     (p->data_size == (size_t)-1 && ctx->ivlen == EIP93_ROUTE_IVLEN)) &&
+		    ctx->ivlen == EIP93_ROUTE_IVLEN) {
+			memcpy(ctx->tls_fixed, p->data, TLS12_FIXED_IV);
+			ctx->tls_fixed_ok = 1;
+		}
+	}
+	if (OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV) != NULL)
+		ctx->iv_ok = 0;
 }
 
 static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size_t keylen,
 		    const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
 {
-	int ok;
+	int ok, fresh = ctx->state == MSG_IDLE && ctx->aadlen == 0;
 
 	if (enc)
 		ok = ctx->sw->einit(ctx->swctx, key, keylen, iv, ivlen, params);
 	else
 		ok = ctx->sw->dinit(ctx->swctx, key, keylen, iv, ivlen, params);
+	if (enc != ctx->enc)
+		ctx->taglen_set = 0;
 	ctx->enc = enc;
 	msg_reset(ctx);
-	if (iv != NULL)
+	if (!ok) {
+		ctx->iv_ok = 0;
+		return 0;
+	}
+	if (key != NULL)
+		key_take(ctx, key, keylen);
+	if (iv != NULL) {
 		ctx->ivlen = ivlen;
-	if (ok)
-		shadow_params(ctx, params);
-	return ok;
+		ctx->iv_ok = ivlen == EIP93_ROUTE_IVLEN;
+		if (ctx->iv_ok)
+			memcpy(ctx->iv, iv, EIP93_ROUTE_IVLEN);
+	} else if (key != NULL && !fresh) {
+		ctx->iv_ok = 0; /* a key change mid-message: leave it to the delegate */
+	}
+	shadow_params(ctx, params);
+	return 1;
 }
 
 static int gcm_einit(void *vctx, const unsigned char *key, size_t keylen,
@@ -161,82 +419,256 @@ static int gcm_dinit(void *vctx, const unsigned char *key, size_t keylen,
 	return gcm_init(vctx, 0, key, keylen, iv, ivlen, params);
 }
 
-/* Take and count the routing decision for one message. */
-static void route_msg(struct gcm_ctx *ctx, struct eip93_route_msg *m)
+/*
+ * The message leaves the engine: the delegate processes the ciphertext the
+ * engine handled, so it reaches the state software alone would have.  For an
+ * encryption it runs in decrypt mode over that ciphertext (GHASH covers the
+ * ciphertext either way and the counter advances the same), then returns to
+ * encrypt mode; initialising without key or IV changes only the direction.
+ */
+static int replay(struct gcm_ctx *ctx)
 {
-	struct eip93_stats *st = ctx->env->stats;
+	const struct eip93_sw_impl *sw = ctx->sw;
+	size_t n = 0;
+	int ok;
 
-	m->engine_available = ctx->env->engine_available;
-	m->enc = ctx->enc;
-	ctx->reason = eip93_route(&ctx->env->limits, m);
-	ctx->routed = 1;
-	/*
-	 * No engine backend is wired in yet: an eligible message is still
-	 * processed by the delegate, and counted as software for the gate.
-	 */
-	if (ctx->reason == EIP93_SW_NONE)
-		ctx->reason = EIP93_SW_GATE;
-	eip93_stat_add(&st->sw_messages, 1);
-	eip93_stat_add(&st->sw_by_reason[ctx->reason], 1);
+	if (ctx->state != MSG_ENGINE)
+		return 1;
+	if (ctx->enc)
+		ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) &&
+		     sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen) &&
+		     sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
+	else
+		ok = sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
+	ct_drop(ctx); /* held plaintext now: cleansed */
+	ctx->state = MSG_SOFTWARE;
+	count_sw(ctx, EIP93_SW_REPLAY);
+	return ok;
 }
 
-/* Route a TLS 1.2 record (explicit IV || payload || tag) about to be processed. */
-static void route_tls12(struct gcm_ctx *ctx, const unsigned char *in, unsigned char *out,
-			size_t inl)
+/*
+ * One engine operation over the first data of a message.  Keeps the
+ * ciphertext for a replay.  On any failure the caller's input is as it was
+ * and the delegate has seen nothing of the data.
+ */
+static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in,
+		       size_t len)
 {
-	struct eip93_route_msg m = { 0 };
+	unsigned char *ct = OPENSSL_malloc(len);
+	int r;
 
-	m.ivlen = EIP93_ROUTE_IVLEN;
-	m.taglen = TLS12_TAG;
-	m.aadlen = ctx->tls_aad_len;
-	m.len = inl >= TLS12_EXPLICIT_IV + TLS12_TAG ? inl - TLS12_EXPLICIT_IV - TLS12_TAG : 0;
-	m.in = in != NULL ? in + TLS12_EXPLICIT_IV : NULL;
-	m.out = out != NULL ? out + TLS12_EXPLICIT_IV : NULL;
-	route_msg(ctx, &m);
-	/* The delegate consumes the record AAD with this call. */
-	ctx->tls_aad_len = 0;
-	ctx->routed = 0;
+	if (ct == NULL)
+		return -ENOMEM;
+	if (ctx->enc) {
+		/* In place, the engine writes to the copy first: the plaintext survives a failure. */
+		unsigned char *dst = in == out ? ct : out;
+
+		r = eip93_afalg_aead(&ctx->ak, 1, ctx->iv, ctx->aad, ctx->aadlen, in, len, dst,
+				     ctx->etag);
+		if (r == 0) {
+			if (dst == ct)
+				memcpy(out, ct, len);
+			else
+				memcpy(ct, out, len);
+		}
+	} else {
+		memcpy(ct, in, len);
+		r = eip93_afalg_aead(&ctx->ak, 0, ctx->iv, ctx->aad, ctx->aadlen, in, len, out,
+				     ctx->tag);
+		if (r < 0 && in == out)
+			memcpy(out, ct, len); /* unauthenticated or partial output never stays */
+	}
+	if (r < 0) {
+		OPENSSL_free(ct);
+		return r;
+	}
+	ctx->ct = ct;
+	ctx->ctlen = len;
+	return 0;
 }
 
-/* Track an update (AAD or data) before the delegate sees it. */
-static void track_update(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in,
-			 size_t inl)
+typedef int (*sw_op_fn)(void *, unsigned char *, size_t *, size_t, const unsigned char *, size_t);
+
+/*
+ * Route and, when eligible, run the first data of a message on the engine;
+ * otherwise hand it to the delegate's @sw_op (update or the one-shot).
+ */
+static int first_data(struct gcm_ctx *ctx, sw_op_fn sw_op, unsigned char *out, size_t *outl,
+		      size_t outsize, const unsigned char *in, size_t inl)
 {
 	struct eip93_route_msg m = { 0 };
+	enum eip93_sw_reason r;
+	int e;
 
-	if (ctx->tls_aad_len != 0) {
-		route_tls12(ctx, in, out, inl);
-		return;
-	}
-	if (in == NULL)
-		return;
-	if (out == NULL) {
-		ctx->aadlen += inl;
-		return;
-	}
-	if (ctx->routed)
-		return;
-	m.ivlen = ctx->ivlen;
+	m.engine_available = atomic_load_explicit(&ctx->env->engine_available,
+						  memory_order_relaxed) && ctx->key_set;
+	m.key_failed = ctx->key_failed;
+	m.enc = ctx->enc;
+	m.ivlen = ctx->iv_ok ? ctx->ivlen : 0; /* an IV we do not hold is not ours to use */
 	m.taglen = ctx->taglen_set;
 	m.aadlen = ctx->aadlen;
-	m.len = inl;
+	m.len = outsize >= inl ? inl : 0;   /* the delegate reports a short buffer */
 	m.in = in;
 	m.out = out;
-	route_msg(ctx, &m);
+	r = eip93_route(&ctx->env->limits, &m);
+	if (r == EIP93_SW_NONE)
+		r = key_ready(ctx);
+	if (r == EIP93_SW_NONE) {
+		e = engine_data(ctx, out, in, inl);
+		if (e == 0) {
+			engine_ok(ctx, inl);
+			ctx->state = MSG_ENGINE;
+			*outl = inl;
+			return 1;
+		}
+		if (e == -EBADMSG) {
+			r = EIP93_SW_REPLAY; /* the delegate decides, as it would have */
+			atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+		} else {
+			engine_error(ctx, e, "data");
+			r = EIP93_SW_ERROR;
+		}
+	}
+	ctx->state = MSG_SOFTWARE;
+	count_sw(ctx, r);
+	return sw_op(ctx->swctx, out, outl, outsize, in, inl);
 }
 
-/* The message ends (final): count it if it carried no data, then forget it. */
-static void track_final(struct gcm_ctx *ctx)
+/* Put the delegate back in the state its own record processing leaves. */
+static void tls12_sync(struct gcm_ctx *ctx, const unsigned char *explicit_iv)
 {
-	if (!ctx->routed) {
-		struct eip93_route_msg m = { 0 };
+	unsigned char dummy[1] = { 0 };
+	size_t n = 0;
 
-		m.ivlen = ctx->ivlen;
-		m.taglen = ctx->taglen_set;
-		m.aadlen = ctx->aadlen;
-		route_msg(ctx, &m);
+	ERR_set_mark();
+	if (!ctx->enc) {
+		OSSL_PARAM p[2];
+
+		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV,
+							 (void *)explicit_iv, TLS12_EXPLICIT_IV);
+		p[1] = OSSL_PARAM_construct_end();
+		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
 	}
-	msg_reset(ctx);
+	/* A record too short to process ends the delegate's pending record, nothing else. */
+	if (ctx->sw->cipher != NULL)
+		(void)ctx->sw->cipher(ctx->swctx, dummy, &n, 0, dummy, 0);
+	ERR_pop_to_mark();
+}
+
+/* Restore the delegate's TLS IV after an engine encrypt failed past tlsivgen. */
+static void tls12_unget_iv(struct gcm_ctx *ctx, const unsigned char *full_iv)
+{
+	OSSL_PARAM p[2];
+
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+						 (void *)full_iv, (size_t)-1);
+	p[1] = OSSL_PARAM_construct_end();
+	ERR_set_mark();
+	(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+	ERR_pop_to_mark();
+}
+
+/* Engine encrypt of a TLS 1.2 record in place; 0 or -errno (then nothing changed). */
+static int tls12_encrypt(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
+{
+	unsigned char iv[EIP93_ROUTE_IVLEN], *body = rec + TLS12_EXPLICIT_IV, *buf;
+	OSSL_PARAM p[2];
+	int r;
+
+	buf = OPENSSL_malloc(len);
+	if (buf == NULL)
+		return -ENOMEM;
+	/* The delegate hands out the explicit IV and advances, as in its own record path. */
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, rec,
+						 TLS12_EXPLICIT_IV);
+	p[1] = OSSL_PARAM_construct_end();
+	ERR_set_mark();
+	if (!ctx->sw->get_ctx_params(ctx->swctx, p)) {
+		ERR_pop_to_mark();
+		OPENSSL_free(buf);
+		return -EINVAL;
+	}
+	ERR_pop_to_mark();
+	memcpy(iv, ctx->tls_fixed, TLS12_FIXED_IV);
+	memcpy(iv + TLS12_FIXED_IV, rec, TLS12_EXPLICIT_IV);
+	r = eip93_afalg_aead(&ctx->ak, 1, iv, ctx->tls_aad, TLS12_AAD, body, len, buf,
+			     ctx->etag);
+	if (r == 0) {
+		memcpy(body, buf, len);
+		memcpy(body + len, ctx->etag, TLS12_TAG);
+		tls12_sync(ctx, rec);
+	} else {
+		tls12_unget_iv(ctx, iv);
+	}
+	OPENSSL_free(buf);
+	return r;
+}
+
+/* Engine decrypt of a TLS 1.2 record in place; 0 or -errno (then the record is restored). */
+static int tls12_decrypt(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
+{
+	unsigned char iv[EIP93_ROUTE_IVLEN], *body = rec + TLS12_EXPLICIT_IV, *copy;
+	int r;
+
+	copy = OPENSSL_memdup(body, len);
+	if (copy == NULL)
+		return -ENOMEM;
+	memcpy(iv, ctx->tls_fixed, TLS12_FIXED_IV);
+	memcpy(iv + TLS12_FIXED_IV, rec, TLS12_EXPLICIT_IV);
+	r = eip93_afalg_aead(&ctx->ak, 0, iv, ctx->tls_aad, TLS12_AAD, body, len, body,
+			     body + len);
+	if (r == 0)
+		tls12_sync(ctx, rec);
+	else
+		memcpy(body, copy, len);
+	OPENSSL_free(copy);
+	return r;
+}
+
+/* A TLS 1.2 record (explicit IV || payload || tag), through update or the one-shot. */
+static int tls12_record(struct gcm_ctx *ctx, sw_op_fn sw_op, int oneshot, unsigned char *out,
+			size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
+{
+	struct eip93_route_msg m = { 0 };
+	size_t len = inl >= TLS12_EXPLICIT_IV + TLS12_TAG ? inl - TLS12_EXPLICIT_IV - TLS12_TAG : 0;
+	enum eip93_sw_reason r;
+	int e;
+
+	m.engine_available = atomic_load_explicit(&ctx->env->engine_available,
+						  memory_order_relaxed) &&
+			     ctx->key_set && ctx->tls_fixed_ok && in == out && in != NULL &&
+			     inl >= TLS12_EXPLICIT_IV + TLS12_TAG && outsize >= inl &&
+			     ctx->tls_aad_len == TLS12_AAD;
+	m.key_failed = ctx->key_failed;
+	m.enc = ctx->enc;
+	m.ivlen = ctx->ivlen;
+	m.taglen = TLS12_TAG;
+	m.aadlen = ctx->tls_aad_len;
+	m.len = len;
+	r = eip93_route(&ctx->env->limits, &m);
+	if (r == EIP93_SW_NONE)
+		r = key_ready(ctx);
+	if (r == EIP93_SW_NONE) {
+		e = ctx->enc ? tls12_encrypt(ctx, out, len) : tls12_decrypt(ctx, out, len);
+		if (e == 0) {
+			engine_ok(ctx, len);
+			ctx->tls_aad_len = 0;
+			*outl = oneshot || ctx->enc ? inl : len;
+			return 1;
+		}
+		if (e == -EBADMSG) {
+			r = EIP93_SW_REPLAY;
+			atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+		} else if (e == -EINVAL) {
+			r = EIP93_SW_NONCE; /* the delegate refuses to generate an IV: it says so */
+		} else {
+			engine_error(ctx, e, "tls record");
+			r = EIP93_SW_ERROR;
+		}
+	}
+	count_sw(ctx, r);
+	ctx->tls_aad_len = 0;
+	return sw_op(ctx->swctx, out, outl, outsize, in, inl);
 }
 
 static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
@@ -244,43 +676,121 @@ static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 {
 	struct gcm_ctx *ctx = vctx;
 
-	track_update(ctx, out, in, inl);
+	if (ctx->tls_aad_len != 0)
+		return tls12_record(ctx, ctx->sw->update, 0, out, outl, outsize, in, inl);
+	if (ctx->state == MSG_ENGINE && !replay(ctx))
+		return 0;
+	if (in != NULL && out == NULL && inl > 0) {
+		if (ctx->state == MSG_IDLE && ctx->aadlen + inl <= sizeof(ctx->aad))
+			memcpy(ctx->aad + ctx->aadlen, in, inl);
+		ctx->aadlen += inl;
+	} else if (in != NULL && out != NULL && inl > 0 && ctx->state == MSG_IDLE) {
+		return first_data(ctx, ctx->sw->update, out, outl, outsize, in, inl);
+	}
 	return ctx->sw->update(ctx->swctx, out, outl, outsize, in, inl);
+}
+
+/* The message ends: count it if it carried no data, then forget it. */
+static void msg_end(struct gcm_ctx *ctx)
+{
+	if (ctx->state == MSG_IDLE)
+		count_sw(ctx, atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed)
+				      ? EIP93_SW_SIZE : EIP93_SW_GATE);
+	ctx->iv_ok = 0; /* GCM never reuses an IV: a new one must come first */
+}
+
+static int engine_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+	int ok;
+
+	/* The delegate's final moves its state machine on; its tag saw no data. */
+	ERR_set_mark();
+	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
+	ERR_pop_to_mark();
+	*outl = 0;
+	ct_drop(ctx);
+	ctx->state = MSG_IDLE;
+	ctx->iv_ok = 0;
+	ctx->aadlen = 0;
+	ctx->taglen_set = 0;
+	if (ctx->enc) {
+		ctx->etag_ready = ok;
+		return ok;
+	}
+	return 1; /* the kernel verified the tag */
 }
 
 static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 {
 	struct gcm_ctx *ctx = vctx;
+	int ok;
 
-	track_final(ctx);
-	return ctx->sw->final(ctx->swctx, out, outl, outsize);
+	if (ctx->state == MSG_ENGINE)
+		return engine_final(ctx, out, outl, outsize);
+	msg_end(ctx);
+	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
+	msg_reset(ctx);
+	ctx->tls_aad_len = 0; /* a pending record AAD ends with final too */
+	return ok;
 }
 
 static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
 		      const unsigned char *in, size_t inl)
 {
 	struct gcm_ctx *ctx = vctx;
+	int ok;
 
 	if (ctx->sw->cipher == NULL)
 		return 0;
-	if (in == NULL && ctx->tls_aad_len == 0)
-		track_final(ctx);
-	else
-		track_update(ctx, out, in, inl);
+	if (ctx->tls_aad_len != 0)
+		return tls12_record(ctx, ctx->sw->cipher, 1, out, outl, outsize, in, inl);
+	if (in == NULL) {
+		if (ctx->state == MSG_ENGINE) {
+			ok = engine_final(ctx, out, outl, outsize);
+			if (ok)
+				*outl = 0;
+			return ok;
+		}
+		msg_end(ctx);
+		ok = ctx->sw->cipher(ctx->swctx, out, outl, outsize, in, inl);
+		msg_reset(ctx);
+		return ok;
+	}
+	/* One-shot data or AAD: the delegate's rules (and outl = inl) apply. */
+	if (ctx->state == MSG_ENGINE && !replay(ctx))
+		return 0;
+	if (out == NULL) {
+		if (ctx->state == MSG_IDLE && ctx->aadlen + inl <= sizeof(ctx->aad))
+			memcpy(ctx->aad + ctx->aadlen, in, inl);
+		ctx->aadlen += inl;
+	} else if (ctx->state == MSG_IDLE && inl > 0) {
+		return first_data(ctx, ctx->sw->cipher, out, outl, outsize, in, inl);
+	}
 	return ctx->sw->cipher(ctx->swctx, out, outl, outsize, in, inl);
 }
 
 static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
+	OSSL_PARAM *p;
 
-	return ctx->sw->get_ctx_params(ctx->swctx, params);
+	if (!ctx->sw->get_ctx_params(ctx->swctx, params))
+		return 0;
+	/* After an engine encryption the tag is the engine's; the delegate judged the request. */
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+	if (p != NULL && ctx->etag_ready && p->data != NULL && p->data_size <= sizeof(ctx->etag))
+		memcpy(p->data, ctx->etag, p->data_size);
+	if (OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN) != NULL)
+		ctx->iv_ok = 0; /* the delegate now holds the message IV */
+	return 1;
 }
 
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
 
+	if (params != NULL && params[0].key != NULL && ctx->state == MSG_ENGINE && !replay(ctx))
+		return 0;
 	if (!ctx->sw->set_ctx_params(ctx->swctx, params))
 		return 0;
 	shadow_params(ctx, params);

@@ -7,6 +7,8 @@
 #ifndef EIP93_GCM_H
 #define EIP93_GCM_H
 
+#include <stdatomic.h>
+
 #include <openssl/core.h>
 
 #include "route.h"
@@ -21,9 +23,21 @@
 struct eip93_alg_env {
 	const struct eip93_sw_impl *sw;	/* [EIP93_NKEYSIZES] */
 	struct eip93_route_limits limits;
-	int engine_available;		/* gate open and engine usable */
 	struct eip93_stats *stats;
+	char kalg[64];			/* kernel algorithm the gate bound */
+	unsigned int max_sockets;	/* process-wide AF_ALG socket cap */
+	unsigned int timeout_ms;	/* socket send/receive timeout */
+	atomic_int engine_available;	/* gate open and engine not disabled */
+	atomic_uint consecutive_errors;	/* AF_ALG errors since the last success */
+	atomic_int engine_disabled;	/* set once; reason below is then final */
+	char disabled_reason[192];
+	/* Called once per env after the first key passes its check (the notice). */
+	void (*on_first_engine)(struct eip93_alg_env *env);
+	atomic_int first_engine_done;
 };
+
+/* Consecutive AF_ALG errors after which the engine is off for the process. */
+#define EIP93_ENGINE_MAX_ERRORS 8
 
 extern const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24];
 

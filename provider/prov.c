@@ -167,14 +167,32 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		}
 #endif
 		eip93_gate_decide(&in, &p->gate);
+		if (p->gate.enabled)
+			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
 		/* `openssl list -providers` prints the name: let it carry the verdict. */
 		snprintf(p->name, sizeof(p->name), "%s (%s)", EIP93_LONG_NAME, p->gate.status);
-		/* The engine backend is not wired in yet: the gate offers the ciphers only. */
-		p->env.engine_available = 0;
+		atomic_store(&p->env.engine_available, p->gate.enabled);
 		atomic_store_explicit(&p->gate_done, 1, memory_order_release);
 	}
 	CRYPTO_THREAD_unlock(p->gate_lock);
 	return &p->gate;
+}
+
+/*
+ * The one activation line, once per process (SPEC: "the first successful
+ * activation in a process says so once"), at the first key that passes its
+ * check.  The only thing this library ever writes to stderr.
+ */
+static atomic_int notice_printed;
+
+static void activation_notice(struct eip93_alg_env *env)
+{
+	struct eip93_prov *p = (struct eip93_prov *)env; /* env is the first member */
+
+	if (!p->cfg.notice || atomic_exchange(&notice_printed, 1))
+		return;
+	fprintf(stderr, "eip93: AN7581 AES-GCM hybrid backend enabled (AF_ALG CTR + CPU GHASH) via %s\n",
+		env->kalg);
 }
 
 static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *no_cache)
@@ -242,12 +260,19 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 	char key[64];
 
 	const struct eip93_gate *g = gate_get(p);
+	const char *gate_text = g->status;
+	char disabled[sizeof(p->gate.status) + sizeof(p->env.disabled_reason) + 8];
+
+	if (atomic_load(&p->env.engine_disabled)) {
+		snprintf(disabled, sizeof(disabled), "%s; %s", g->status, p->env.disabled_reason);
+		gate_text = disabled;
+	}
 
 	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||
 	    !set_str(params, OSSL_PROV_PARAM_VERSION, EIP93_VERSION) ||
 	    !set_str(params, OSSL_PROV_PARAM_BUILDINFO,
 		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT ", built with " OPENSSL_VERSION_TEXT ")") ||
-	    !set_str(params, "eip93-gate", g->status))
+	    !set_str(params, "eip93-gate", gate_text))
 		return 0;
 	q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
 	if (q != NULL && !OSSL_PARAM_set_int(q, 1))
@@ -355,6 +380,9 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.limits.min_size = p->cfg.min_size;
 	p->env.limits.max_size = p->cfg.max_size;
 	p->env.stats = &p->stats;
+	p->env.max_sockets = p->cfg.max_sockets;
+	p->env.timeout_ms = p->cfg.timeout_ms;
+	p->env.on_first_engine = activation_notice;
 	*out = eip93_dispatch;
 	*provctx = p;
 	return 1;
