@@ -67,7 +67,6 @@ struct gcm_ctx {
 	unsigned char *ct;		/* engine message: its ciphertext, for a replay */
 	size_t ctlen;
 	unsigned char etag[EIP93_AFALG_TAGLEN];	/* engine encrypt: the tag */
-	int etag_ready;			/* final done on an engine encrypt */
 
 	/* TLS 1.2 */
 	size_t tls_aad_len;		/* record AAD pending, 0 if none */
@@ -174,7 +173,6 @@ static void msg_reset(struct gcm_ctx *ctx)
 	ctx->state = MSG_IDLE;
 	ctx->aadlen = 0;
 	ctx->taglen_set = 0;
-	ctx->etag_ready = 0;
 }
 
 static void count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
@@ -376,11 +374,21 @@ static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
 		ctx->iv_ok = 0;
 }
 
+static int replay(struct gcm_ctx *ctx);
+
+/*
+ * Only an IV starts a new message.  An init without one (key only, or
+ * nothing: a change of direction) continues the current message in the
+ * delegate, so an engine message is replayed into it first.
+ */
 static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size_t keylen,
 		    const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
 {
-	int ok, fresh = ctx->state == MSG_IDLE && ctx->aadlen == 0;
+	int ok, in_msg;
 
+	if (ctx->state == MSG_ENGINE && !replay(ctx))
+		return 0;
+	in_msg = ctx->state != MSG_IDLE || ctx->aadlen != 0;
 	if (enc)
 		ok = ctx->sw->einit(ctx->swctx, key, keylen, iv, ivlen, params);
 	else
@@ -388,7 +396,6 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	if (enc != ctx->enc)
 		ctx->taglen_set = 0;
 	ctx->enc = enc;
-	msg_reset(ctx);
 	if (!ok) {
 		ctx->iv_ok = 0;
 		return 0;
@@ -396,11 +403,12 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	if (key != NULL)
 		key_take(ctx, key, keylen);
 	if (iv != NULL) {
+		msg_reset(ctx);
 		ctx->ivlen = ivlen;
 		ctx->iv_ok = ivlen == EIP93_ROUTE_IVLEN;
 		if (ctx->iv_ok)
 			memcpy(ctx->iv, iv, EIP93_ROUTE_IVLEN);
-	} else if (key != NULL && !fresh) {
+	} else if (key != NULL && in_msg) {
 		ctx->iv_ok = 0; /* a key change mid-message: leave it to the delegate */
 	}
 	shadow_params(ctx, params);
@@ -701,11 +709,27 @@ static void msg_end(struct gcm_ctx *ctx)
 
 static int engine_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize)
 {
+	const struct eip93_sw_impl *sw = ctx->sw;
+	OSSL_PARAM p[2];
 	int ok;
 
 	/* The delegate's final moves its state machine on; its tag saw no data. */
 	ERR_set_mark();
-	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
+	ok = sw->final(ctx->swctx, out, outl, outsize);
+	if (ctx->enc && ok) {
+		/*
+		 * Its tag buffer must hold the engine's tag: later tag requests
+		 * and decryptions without a new tag read it, as they would
+		 * after a software encryption.  Only decrypt mode takes a tag,
+		 * and switching the direction changes nothing else.
+		 */
+		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, ctx->etag,
+							 sizeof(ctx->etag));
+		p[1] = OSSL_PARAM_construct_end();
+		ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) &&
+		     sw->set_ctx_params(ctx->swctx, p) &&
+		     sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
+	}
 	ERR_pop_to_mark();
 	*outl = 0;
 	ct_drop(ctx);
@@ -713,11 +737,7 @@ static int engine_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, s
 	ctx->iv_ok = 0;
 	ctx->aadlen = 0;
 	ctx->taglen_set = 0;
-	if (ctx->enc) {
-		ctx->etag_ready = ok;
-		return ok;
-	}
-	return 1; /* the kernel verified the tag */
+	return ctx->enc ? ok : 1; /* decrypting, the kernel verified the tag */
 }
 
 static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
@@ -772,14 +792,9 @@ static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
-	OSSL_PARAM *p;
 
 	if (!ctx->sw->get_ctx_params(ctx->swctx, params))
 		return 0;
-	/* After an engine encryption the tag is the engine's; the delegate judged the request. */
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-	if (p != NULL && ctx->etag_ready && p->data != NULL && p->data_size <= sizeof(ctx->etag))
-		memcpy(p->data, ctx->etag, p->data_size);
 	if (OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN) != NULL)
 		ctx->iv_ok = 0; /* the delegate now holds the message IV */
 	return 1;

@@ -187,7 +187,9 @@ echo eip93-guest >"$rootfs/etc/hostname"
 
 # ---- kernel modules loaded at boot -----------------------------------------
 
-base_modules=(af_alg algif_aead algif_skcipher gf128mul ghash-generic ctr gcm)
+# crypto_user (NETLINK_CRYPTO) lets libkcapi, the tests' independent reference client, look
+# algorithms up.
+base_modules=(af_alg algif_aead algif_skcipher gf128mul ghash-generic ctr gcm crypto_user)
 declare -A mod_path=() mod_deps=() mod_done=()
 while IFS= read -r line; do
     path=${line%%:*}
