@@ -53,6 +53,7 @@ endfunction()
 eip93_guest_test(selftest ${GUEST_DIR}/selftest.sh
   --add $<TARGET_FILE:eip93-afalg-check>:/usr/bin/eip93-afalg-check)
 eip93_guest_test(gate ${GUEST_DIR}/gate.sh)
+eip93_guest_test(fips ${GUEST_DIR}/fips.sh --cmdline fips=1)
 if(TARGET eip93-diff)
   eip93_guest_test(differential ${GUEST_DIR}/differential.sh
     --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff --timeout 360)

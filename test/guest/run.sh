@@ -21,6 +21,7 @@
 #                        script also gets EIP93_GUEST_KVER, the kernel release)
 #   --timeout SECONDS    host-side bound on the whole boot (default 180)
 #   --mem MB             guest memory (default 512)
+#   --cmdline ARGS       extra kernel command line arguments (e.g. fips=1)
 #   (--add, --add-dir, --module and --env may be repeated.)
 #
 # The guest has static busybox (without modprobe, and with
@@ -44,7 +45,7 @@ die() {
     exit 1
 }
 
-cache='' work='' script='' timeout_s=180 mem=512
+cache='' work='' script='' timeout_s=180 mem=512 extra_cmdline=''
 adds=() add_dirs=() modules=() envs=()
 
 need_arg() {
@@ -62,6 +63,7 @@ while [[ $# -gt 0 ]]; do
     --env) need_arg "$@"; envs+=("$2"); shift 2 ;;
     --timeout) need_arg "$@"; timeout_s=$2; shift 2 ;;
     --mem) need_arg "$@"; mem=$2; shift 2 ;;
+    --cmdline) need_arg "$@"; extra_cmdline=$2; shift 2 ;;
     -h | --help) sed -n '4,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -355,7 +357,7 @@ cpio_entry() { # name mode(octal, with type bits) rdev-major rdev-minor ino
 
 # ---- boot ------------------------------------------------------------------
 
-cmdline="console=ttyS0 panic=-1 oops=panic quiet"
+cmdline="console=ttyS0 panic=-1 oops=panic quiet${extra_cmdline:+ $extra_cmdline}"
 start=$EPOCHREALTIME
 rc_qemu=0
 timeout -k 5 "$timeout_s" qemu-system-x86_64 \
