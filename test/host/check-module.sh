@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # The module exports exactly OSSL_provider_init; only the hooks build carries
-# the test-hook variable names.
+# the test-hook variable names (and the AF_ALG fault seam).
 # usage: check-module.sh RELEASE_SO HOOKS_SO
 set -euo pipefail
 release=$1 hooks=$2
@@ -15,11 +15,12 @@ for so in "$release" "$hooks"; do
   if [ "$syms" = "OSSL_provider_init " ]; then ok "$so exports only OSSL_provider_init"
   else bad "$so exports: $syms"; fi
 done
-if grep -q -a -e EIP93_TEST_DT_PATH -e EIP93_TEST_HWCAP "$release"; then
+if grep -q -a -e EIP93_TEST_DT_PATH -e EIP93_TEST_HWCAP -e EIP93_TEST_FAULT "$release"; then
   bad "release build contains a test hook"
 else ok "release build contains no test hook"; fi
-if grep -q -a EIP93_TEST_DT_PATH "$hooks" && grep -q -a EIP93_TEST_HWCAP "$hooks"; then
-  ok "hooks build contains both hooks"
+if grep -q -a EIP93_TEST_DT_PATH "$hooks" && grep -q -a EIP93_TEST_HWCAP "$hooks" &&
+   grep -q -a EIP93_TEST_FAULT "$hooks"; then
+  ok "hooks build contains the hooks and the fault seam"
 else bad "hooks build lacks a hook"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
