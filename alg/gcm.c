@@ -30,6 +30,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <openssl/proverr.h>
 
 #include "afalg.h"
 
@@ -800,9 +801,30 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	return 1;
 }
 
+/*
+ * OpenSSL 3.0's GCM takes a TLS fixed IV longer than the IV itself, computes
+ * the invocation field's length as a negative number in unsigned arithmetic
+ * and asks the DRBG for about 2^64 bytes when encrypting: the caller hangs.
+ * Refuse it as the invalid IV length it is.
+ */
+static int fixed_iv_too_long(const struct gcm_ctx *ctx, const OSSL_PARAM params[])
+{
+	const OSSL_PARAM *p;
+
+	if (params == NULL)
+		return 0;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+	return p != NULL && p->data_size != (size_t)-1 && p->data_size > ctx->ivlen;
+}
+
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
+
+	if (fixed_iv_too_long(ctx, params)) {
+		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_IV_LENGTH);
+		return 0;
+	}
 
 	if (params != NULL && params[0].key != NULL && ctx->state == MSG_ENGINE && !replay(ctx))
 		return 0;
