@@ -13,6 +13,14 @@ export DEBIAN_FRONTEND=noninteractive
 pkgs=(build-essential cmake pkgconf libssl-dev openssl clang clang-tidy cppcheck binutils
       qemu-system-x86 busybox-static cpio kmod xz-utils libkcapi-dev kcapi-tools)
 
+# Each test suite may list more Debian packages, one per line, in scripts/deps.d/*.txt.
+for f in "$here"/scripts/deps.d/*.txt; do
+  [ -e "$f" ] || continue
+  while read -r p _; do
+    case "$p" in ''|'#'*) ;; *) pkgs+=("$p") ;; esac
+  done <"$f"
+done
+
 # apt-cache needs fresh lists to resolve the current kernel ABI.
 sudo_ apt-get update -qq
 abi=$("$here/test/guest/kernel-abi.sh")
