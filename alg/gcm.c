@@ -43,7 +43,6 @@
 enum msg_state { MSG_IDLE = 0, MSG_SOFTWARE, MSG_ENGINE };
 
 struct gcm_ctx {
-	const struct eip93_alg_env *env_ro;
 	struct eip93_alg_env *env;
 	const struct eip93_sw_impl *sw;
 	void *swctx;
@@ -100,7 +99,6 @@ static void *gcm_newctx(void *provctx, enum eip93_keysize ks)
 	if (ctx == NULL)
 		return NULL;
 	ctx->env = env;
-	ctx->env_ro = env;
 	ctx->sw = &env->sw[ks];
 	ctx->ivlen = EIP93_ROUTE_IVLEN;
 	eip93_afalg_key_init(&ctx->ak);
