@@ -67,6 +67,15 @@ struct gcm_ctx {
 	unsigned char *ct;		/* engine message: its ciphertext, for a replay */
 	size_t ctlen;
 	unsigned char etag[EIP93_AFALG_TAGLEN];	/* engine encrypt: the tag */
+	/*
+	 * The delegate's tag buffer still holds the tag its final computed over
+	 * no data after an engine encryption.  The default provider answers tag
+	 * requests from that buffer, and a later decryption with no tag of its
+	 * own checks against it: tag requests are answered from etag[], and
+	 * before the context turns to decrypting the buffer is given etag[]
+	 * (etag_fix()).  Cleared when the delegate writes the buffer itself.
+	 */
+	int etag_pending;
 
 	/* TLS 1.2 */
 	size_t tls_aad_len;		/* record AAD pending, 0 if none */
@@ -114,13 +123,26 @@ static void *gcm_newctx128(void *provctx) { return gcm_newctx(provctx, EIP93_AES
 static void *gcm_newctx192(void *provctx) { return gcm_newctx(provctx, EIP93_AES192); }
 static void *gcm_newctx256(void *provctx) { return gcm_newctx(provctx, EIP93_AES256); }
 
-/* Drop the engine message's ciphertext copy. */
-static void ct_drop(struct gcm_ctx *ctx)
+/*
+ * Drop the engine message's copy.  It holds ciphertext, which is not
+ * secret, unless a replay decrypted it in place (@plain): then it is
+ * cleansed first.
+ */
+static void ct_free(struct gcm_ctx *ctx, int plain)
 {
-	if (ctx->ct != NULL)
-		OPENSSL_clear_free(ctx->ct, ctx->ctlen);
+	if (ctx->ct != NULL) {
+		if (plain)
+			OPENSSL_clear_free(ctx->ct, ctx->ctlen);
+		else
+			OPENSSL_free(ctx->ct);
+	}
 	ctx->ct = NULL;
 	ctx->ctlen = 0;
+}
+
+static void ct_drop(struct gcm_ctx *ctx)
+{
+	ct_free(ctx, 0);
 }
 
 static void gcm_freectx(void *vctx)
@@ -178,8 +200,7 @@ static void count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
 {
 	struct eip93_stats *st = ctx->env->stats;
 
-	eip93_stat_add(&st->sw_messages, 1);
-	eip93_stat_add(&st->sw_by_reason[r], 1);
+	eip93_stat_add(&st->sw_by_reason[r], 1); /* the total is their sum */
 }
 
 static void engine_ok(struct gcm_ctx *ctx, size_t len)
@@ -320,60 +341,94 @@ static enum eip93_sw_reason key_ready(struct gcm_ctx *ctx)
 	return EIP93_SW_NONE;
 }
 
-/* Track parameters that matter to the engine, once the delegate took them. */
+/* A TLS 1.2 record AAD, as the delegate corrects it (explicit IV, tag). */
+static void shadow_tls_aad(struct gcm_ctx *ctx, const OSSL_PARAM *p)
+{
+	unsigned char *b = ctx->tls_aad;
+	size_t len;
+
+	ctx->etag_pending = 0; /* the delegate keeps the record AAD in its tag buffer */
+	ctx->tls_aad_len = p->data_size;
+	if (p->data_size != TLS12_AAD)
+		return;
+	memcpy(b, p->data, TLS12_AAD);
+	len = ((size_t)b[TLS12_AAD - 2] << 8 | b[TLS12_AAD - 1]) - TLS12_EXPLICIT_IV;
+	if (!ctx->enc)
+		len -= TLS12_TAG;
+	b[TLS12_AAD - 2] = (unsigned char)(len >> 8);
+	b[TLS12_AAD - 1] = (unsigned char)(len & 0xff);
+}
+
+/* A TLS fixed IV: the message IV now lives in the delegate. */
+static void shadow_tls_fixed(struct gcm_ctx *ctx, const OSSL_PARAM *p)
+{
+	ctx->iv_ok = 0;
+	ctx->tls_fixed_ok = 0;
+	if ((p->data_size == TLS12_FIXED_IV || p->data_size == (size_t)-1) &&
+	    ctx->ivlen == EIP93_ROUTE_IVLEN) {
+		memcpy(ctx->tls_fixed, p->data, TLS12_FIXED_IV);
+		ctx->tls_fixed_ok = 1;
+	}
+}
+
+/*
+ * Track parameters that matter to the engine, once the delegate took them.
+ * One pass over the array: this runs for every tag a TLS 1.3 reader sets.
+ */
 static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
 {
 	const OSSL_PARAM *p;
 	size_t sz;
 
-	if (params == NULL)
-		return;
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN);
-	if (p != NULL && OSSL_PARAM_get_size_t(p, &sz) && sz != ctx->ivlen) {
-		ctx->ivlen = sz;
-		ctx->iv_ok = 0;
-	}
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-	if (p != NULL && p->data != NULL && !ctx->enc) {
-		ctx->taglen_set = 0;
-		if (p->data_size == EIP93_AFALG_TAGLEN && ctx->state == MSG_IDLE) {
-			memcpy(ctx->tag, p->data, EIP93_AFALG_TAGLEN);
-			ctx->taglen_set = EIP93_AFALG_TAGLEN;
-		}
-	}
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
-	if (p != NULL && p->data != NULL) {
-		ctx->tls_aad_len = p->data_size;
-		if (p->data_size == TLS12_AAD) {
-			unsigned char *b = ctx->tls_aad;
-			size_t len;
+	for (p = params; p != NULL && p->key != NULL; p++) {
+		const char *k = p->key;
 
-			/* The delegate's correction of the record length (explicit IV, tag). */
-			memcpy(b, p->data, TLS12_AAD);
-			len = ((size_t)b[TLS12_AAD - 2] << 8 | b[TLS12_AAD - 1]) - TLS12_EXPLICIT_IV;
-			if (!ctx->enc)
-				len -= TLS12_TAG;
-			b[TLS12_AAD - 2] = (unsigned char)(len >> 8);
-			b[TLS12_AAD - 1] = (unsigned char)(len & 0xff);
+		if (k[0] == 't' && strcmp(k, OSSL_CIPHER_PARAM_AEAD_TAG) == 0) {
+			if (p->data == NULL || ctx->enc)
+				continue;
+			ctx->taglen_set = 0;
+			if (p->data_size == EIP93_AFALG_TAGLEN && ctx->state == MSG_IDLE) {
+				memcpy(ctx->tag, p->data, EIP93_AFALG_TAGLEN);
+				ctx->taglen_set = EIP93_AFALG_TAGLEN;
+			}
+		} else if (k[0] == 'i' && strcmp(k, OSSL_CIPHER_PARAM_AEAD_IVLEN) == 0) {
+			if (OSSL_PARAM_get_size_t(p, &sz) && sz != ctx->ivlen) {
+				ctx->ivlen = sz;
+				ctx->iv_ok = 0;
+			}
+		} else if (k[0] == 't' && strcmp(k, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) == 0) {
+			if (p->data != NULL)
+				shadow_tls_aad(ctx, p);
+		} else if (k[0] == 't' && strcmp(k, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED) == 0) {
+			if (p->data != NULL)
+				shadow_tls_fixed(ctx, p);
+		} else if (k[0] == 't' && strcmp(k, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV) == 0) {
+			ctx->iv_ok = 0;
 		}
 	}
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
-	if (p != NULL && p->data != NULL) {
-		/* Generic IV generation: the IV now lives in the delegate. */
-		ctx->iv_ok = 0;
-		ctx->tls_fixed_ok = 0;
-		if ((p->data_size == TLS12_FIXED_IV ||
-		     (p->data_size == (size_t)-1 && ctx->ivlen == EIP93_ROUTE_IVLEN)) &&
-		    ctx->ivlen == EIP93_ROUTE_IVLEN) {
-			memcpy(ctx->tls_fixed, p->data, TLS12_FIXED_IV);
-			ctx->tls_fixed_ok = 1;
-		}
-	}
-	if (OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV) != NULL)
-		ctx->iv_ok = 0;
 }
 
 static int replay(struct gcm_ctx *ctx);
+
+/* Give the delegate's tag buffer the engine's tag: only decrypt mode takes one. */
+static int etag_fix(struct gcm_ctx *ctx)
+{
+	const struct eip93_sw_impl *sw = ctx->sw;
+	OSSL_PARAM p[2];
+	int ok;
+
+	if (!ctx->etag_pending)
+		return 1;
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, ctx->etag,
+						 sizeof(ctx->etag));
+	p[1] = OSSL_PARAM_construct_end();
+	ERR_set_mark();
+	ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) && sw->set_ctx_params(ctx->swctx, p) &&
+	     sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
+	ERR_pop_to_mark();
+	ctx->etag_pending = 0;
+	return ok;
+}
 
 /*
  * Only an IV starts a new message.  An init without one (key only, or
@@ -386,6 +441,8 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	int ok, in_msg;
 
 	if (ctx->state == MSG_ENGINE && !replay(ctx))
+		return 0;
+	if (!enc && !etag_fix(ctx))
 		return 0;
 	in_msg = ctx->state != MSG_IDLE || ctx->aadlen != 0;
 	if (enc)
@@ -447,7 +504,7 @@ static int replay(struct gcm_ctx *ctx)
 		     sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
 	else
 		ok = sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
-	ct_drop(ctx); /* held plaintext now: cleansed */
+	ct_free(ctx, 1); /* it holds plaintext now */
 	ctx->state = MSG_SOFTWARE;
 	count_sw(ctx, EIP93_SW_REPLAY);
 	return ok;
@@ -708,28 +765,14 @@ static void msg_end(struct gcm_ctx *ctx)
 
 static int engine_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize)
 {
-	const struct eip93_sw_impl *sw = ctx->sw;
-	OSSL_PARAM p[2];
 	int ok;
 
 	/* The delegate's final moves its state machine on; its tag saw no data. */
 	ERR_set_mark();
-	ok = sw->final(ctx->swctx, out, outl, outsize);
-	if (ctx->enc && ok) {
-		/*
-		 * Its tag buffer must hold the engine's tag: later tag requests
-		 * and decryptions without a new tag read it, as they would
-		 * after a software encryption.  Only decrypt mode takes a tag,
-		 * and switching the direction changes nothing else.
-		 */
-		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, ctx->etag,
-							 sizeof(ctx->etag));
-		p[1] = OSSL_PARAM_construct_end();
-		ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) &&
-		     sw->set_ctx_params(ctx->swctx, p) &&
-		     sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
-	}
+	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
 	ERR_pop_to_mark();
+	if (ctx->enc && ok)
+		ctx->etag_pending = 1;
 	*outl = 0;
 	ct_drop(ctx);
 	ctx->state = MSG_IDLE;
@@ -748,6 +791,8 @@ static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 		return engine_final(ctx, out, outl, outsize);
 	msg_end(ctx);
 	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
+	if (ok && ctx->enc)
+		ctx->etag_pending = 0; /* the delegate wrote its own tag */
 	msg_reset(ctx);
 	ctx->tls_aad_len = 0; /* a pending record AAD ends with final too */
 	return ok;
@@ -772,6 +817,8 @@ static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 		}
 		msg_end(ctx);
 		ok = ctx->sw->cipher(ctx->swctx, out, outl, outsize, in, inl);
+		if (ok && ctx->enc)
+			ctx->etag_pending = 0;
 		msg_reset(ctx);
 		return ok;
 	}
@@ -794,8 +841,16 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 	if (!ctx->sw->get_ctx_params(ctx->swctx, params))
 		return 0;
-	if (OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN) != NULL)
-		ctx->iv_ok = 0; /* the delegate now holds the message IV */
+	for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
+		if (p->key[0] != 't')
+			continue;
+		/* After an engine encryption the tag is the engine's; the delegate judged the request. */
+		if (ctx->etag_pending && strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TAG) == 0 &&
+		    p->data != NULL && p->data_size <= sizeof(ctx->etag))
+			memcpy(p->data, ctx->etag, p->data_size);
+		else if (strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN) == 0)
+			ctx->iv_ok = 0; /* the delegate now holds the message IV */
+	}
 	return 1;
 }
 

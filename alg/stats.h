@@ -14,8 +14,7 @@
 struct eip93_stats {
 	_Atomic uint64_t engine_messages;
 	_Atomic uint64_t engine_bytes;
-	_Atomic uint64_t sw_messages;
-	_Atomic uint64_t sw_by_reason[EIP93_SW_NREASONS];
+	_Atomic uint64_t sw_by_reason[EIP93_SW_NREASONS];	/* software messages by reason */
 	_Atomic uint64_t key_checks_passed;
 	_Atomic uint64_t key_checks_failed;
 	_Atomic uint64_t engine_errors;

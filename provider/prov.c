@@ -279,11 +279,19 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 		return 0;
 	if (!set_u64(params, "eip93-engine-messages", &st->engine_messages) ||
 	    !set_u64(params, "eip93-engine-bytes", &st->engine_bytes) ||
-	    !set_u64(params, "eip93-software-messages", &st->sw_messages) ||
 	    !set_u64(params, "eip93-key-checks-passed", &st->key_checks_passed) ||
 	    !set_u64(params, "eip93-key-checks-failed", &st->key_checks_failed) ||
 	    !set_u64(params, "eip93-engine-errors", &st->engine_errors))
 		return 0;
+	q = OSSL_PARAM_locate(params, "eip93-software-messages");
+	if (q != NULL) {
+		uint64_t total = 0;
+
+		for (int r = EIP93_SW_GATE; r < EIP93_SW_NREASONS; r++)
+			total += eip93_stat_get(&st->sw_by_reason[r]);
+		if (!OSSL_PARAM_set_uint64(q, total))
+			return 0;
+	}
 	for (int r = EIP93_SW_GATE; r < EIP93_SW_NREASONS; r++) {
 		snprintf(key, sizeof(key), COUNTER_PREFIX "%s", eip93_sw_reason_name(r));
 		if (!set_u64(params, key, &st->sw_by_reason[r]))
