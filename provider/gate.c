@@ -18,9 +18,7 @@ static void off(struct eip93_gate *g, const char *fmt, ...)
 	g->enabled = 0;
 	g->kalg[0] = '\0';
 	memcpy(g->status, prefix, sizeof(prefix));
-	/* clang-analyzer 14 loses track of va_start here (false positive). */
-	vsnprintf(g->status + sizeof(prefix) - 1, /* NOLINT(clang-analyzer-valist.Uninitialized) */
-		  sizeof(g->status) - (sizeof(prefix) - 1), fmt, ap);
+	vsnprintf(g->status + sizeof(prefix) - 1, sizeof(g->status) - (sizeof(prefix) - 1), fmt, ap);
 	va_end(ap);
 }
 

@@ -21,6 +21,12 @@ for f in "$here"/scripts/deps.d/*.txt; do
   done <"$f"
 done
 
+# Suites may prepare apt first (e.g. a foreign dpkg architecture): scripts/deps.d/*.sh.
+for h in "$here"/scripts/deps.d/*.sh; do
+  [ -e "$h" ] || continue
+  "$h"
+done
+
 # apt-cache needs fresh lists to resolve the current kernel ABI.
 sudo_ apt-get update -qq
 abi=$("$here/test/guest/kernel-abi.sh")

@@ -6,7 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 cd "$here"
-mapfile -t srcs < <(git ls-files 'provider/*.c' 'alg/*.c' 'detect/*.c' 'test/*.c' | grep -v '^test/kmod/')
+mapfile -t srcs < <(git ls-files 'provider/*.c' 'alg/*.c' 'detect/*.c' 'tools/*.c' 'test/*.c' | grep -v '/kmod/')
 [ -f "$build/compile_commands.json" ] || { echo "lint: $build/compile_commands.json missing"; exit 1; }
 
 echo "clang-tidy: ${#srcs[@]} files"

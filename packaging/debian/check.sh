@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# check.sh BUILD_DIR OPENSSL [native|foreign]
+#
+# Builds the Debian packages from BUILD_DIR (build-deb.sh) and checks them:
+# control fields, file list (the module in the build's multiarch modules
+# directory, docs, the example config), and an install with the real dpkg
+# into a scratch root (`dpkg --root`, dependencies not checked: the scratch
+# root has no libc).  "native" (the default) then runs the host's OPENSSL
+# with the installed module and example config and requires eip93 next to
+# the default provider in `openssl list -providers`, and runs the installed
+# eip93-doctor; "foreign" (a cross build) checks the architecture instead.
+# Finally the packages are removed again with dpkg.
+set -euo pipefail
+[[ $# -ge 2 && $# -le 3 ]] || { echo "usage: $0 BUILD_DIR OPENSSL [native|foreign]" >&2; exit 2; }
+build=$1 openssl=$2 mode=${3:-native}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+
+mapfile -t debs < <("$here/build-deb.sh" "$build" "$tmp/out")
+[[ ${#debs[@]} -eq 2 ]] && ok "build-deb.sh built ${debs[*]##*/}" || { bad "build-deb.sh: ${debs[*]}"; exit 1; }
+prov=${debs[0]} doc=${debs[1]}
+modulesdir=$(sed -n 's/^EIP93_MODULESDIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
+arch=$(dpkg-deb -f "$prov" Architecture)
+echo "   $arch, modules directory $modulesdir"
+
+field() { dpkg-deb -f "$1" "$2"; }
+[[ "$(field "$prov" Package)" == openssl-provider-eip93 ]] && ok "package name" || bad "package name"
+[[ "$(field "$prov" Version)" == "$version-1" ]] && ok "version $version-1" || bad "version"
+[[ "$(field "$prov" Multi-Arch)" == same ]] && ok "Multi-Arch: same" || bad "Multi-Arch"
+[[ "$(field "$prov" Depends)" == *libssl3* ]] && ok "depends on libssl3" || bad "Depends"
+[[ "$(field "$doc" Depends)" == *"openssl-provider-eip93 (= $version-1)"* ]] && ok "doctor depends on the provider" ||
+    bad "doctor Depends"
+if [[ "$mode" == native ]]; then
+    [[ "$arch" == "$(dpkg --print-architecture)" ]] && ok "architecture $arch" || bad "architecture $arch"
+else
+    [[ "$arch" != "$(dpkg --print-architecture)" && "$modulesdir" == "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH -a "$arch" 2>/dev/null)/ossl-modules" ]] &&
+        ok "foreign architecture $arch, its multiarch modules directory" || bad "architecture $arch / $modulesdir"
+fi
+files=$(dpkg-deb -c "$prov" | awk '{ print $6 }')
+for f in ".$modulesdir/eip93.so" ./usr/share/doc/openssl-provider-eip93/examples/openssl.cnf.example \
+    ./usr/share/doc/openssl-provider-eip93/copyright ./usr/share/doc/openssl-provider-eip93/changelog.Debian.gz; do
+    grep -qx -- "$f" <<<"$files" && ok "ships $f" || bad "does not ship $f"
+done
+! grep -q '^\./etc' <<<"$files" && ok "nothing in /etc" || bad "ships files in /etc"
+dpkg-deb -c "$doc" | awk '{ print $6 }' | grep -qx ./usr/bin/eip93-doctor && ok "doctor: /usr/bin/eip93-doctor" ||
+    bad "doctor path"
+dpkg-deb -x "$prov" "$tmp/x"
+if grep -qa -e EIP93_TEST_DT_PATH -e EIP93_TEST_HWCAP "$tmp/x$modulesdir/eip93.so"; then
+    bad "the packaged module has test hooks"
+else ok "the packaged module is a release build"; fi
+
+# A real dpkg install into a scratch root.
+root=$tmp/root
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
+: >"$root/var/lib/dpkg/status"
+: >"$root/var/lib/dpkg/available"
+dpkg_() { dpkg --root="$root" --force-not-root --force-depends --force-architecture \
+    --force-script-chrootless --log=/dev/null "$@"; }
+if out=$(dpkg_ -i "$prov" "$doc" 2>&1); then ok "dpkg -i (scratch root)"; else bad "dpkg -i"; echo "$out"; fi
+[[ -f "$root$modulesdir/eip93.so" ]] && ok "installed $modulesdir/eip93.so" || bad "module not installed"
+dpkg_ -s openssl-provider-eip93 2>/dev/null | grep -q '^Status: install ok installed' &&
+    ok "dpkg status: installed" || bad "dpkg status"
+
+if [[ "$mode" == native ]]; then
+    cnf=$root/usr/share/doc/openssl-provider-eip93/examples/openssl.cnf.example
+    out=$(OPENSSL_MODULES=$root$modulesdir OPENSSL_CONF=$cnf "$openssl" list -providers -verbose 2>&1) ||
+        bad "openssl list -providers failed"
+    echo "$out" | grep -E '^  [a-z]|name:' | sed 's/^/   /'
+    grep -q '^  eip93$' <<<"$out" && ok "openssl list -providers: eip93 (installed module + example config)" ||
+        bad "eip93 not listed"
+    grep -q '^  default$' <<<"$out" && ok "openssl list -providers: default" || bad "default not listed"
+    grep -q "name: eip93 .*(disabled: " <<<"$out" && ok "eip93 reports its verdict" || bad "no verdict"
+    rc=0
+    dout=$(OPENSSL_MODULES=$root$modulesdir OPENSSL_CONF=$cnf "$root/usr/bin/eip93-doctor" 2>&1) || rc=$?
+    [[ $rc -eq 1 ]] && grep -q '^verdict: disabled: ' <<<"$dout" && grep -q 'activated by config    yes' <<<"$dout" &&
+        ok "installed eip93-doctor: exit 1, the verdict, activated by the example config" ||
+        { bad "eip93-doctor (exit $rc)"; echo "$dout"; }
+fi
+
+if out=$(dpkg_ -r eip93-doctor openssl-provider-eip93 2>&1); then ok "dpkg -r"; else bad "dpkg -r"; echo "$out"; fi
+[[ ! -e "$root$modulesdir/eip93.so" ]] && ok "removed" || bad "module left after dpkg -r"
+
+echo "debian package ($arch): $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# doctor-host.sh DOCTOR: eip93-doctor on the build machine (x86_64, no device
+# tree, no AF_ALG): it prints every section and fact, advice for the facts
+# that keep the gate closed, the provider's verdict, and exits 1; with
+# EIP93_PROVIDER=off it says so first; --help exits 0; a bad argument 2.
+set -euo pipefail
+doctor=$1
+pass=0 fail=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+rc=0
+out=$("$doctor" 2>&1) || rc=$?
+echo "$out" | sed 's/^/   /'
+[[ $rc -eq 1 ]] && ok "exit status 1 (disabled)" || bad "exit status $rc"
+for t in '[1] off switch' '[2] device tree' '[3] CPU' '[4] FIPS' '[5] kernel (AF_ALG)' '[6] the provider' \
+    'af_alg_restrict' 'bind aead              gcm_base(ctr(aes-eip93),ghash-generic): ' \
+    'bind aead (retry)      gcm_base(ctr(aes-eip93),ghash-lib): ' 'activated by config    yes' \
+    '-> no device tree' '-> eip93 only runs on aarch64' 'verdict: disabled: device tree: '; do
+    grep -qF -- "$t" <<<"$out" && ok "prints '$t'" || bad "lacks '$t'"
+done
+rc=0
+out=$(EIP93_PROVIDER=off "$doctor" 2>&1) || rc=$?
+[[ $rc -eq 1 ]] && grep -qF 'the environment switches eip93 off' <<<"$out" &&
+    grep -qF 'verdict: disabled: switched off by EIP93_PROVIDER=off' <<<"$out" &&
+    ok "EIP93_PROVIDER=off: advice and verdict" || { bad "EIP93_PROVIDER=off"; echo "$out"; }
+"$doctor" --help | grep -q '^usage:' && ok "--help" || bad "--help"
+rc=0
+"$doctor" --bogus >/dev/null 2>&1 || rc=$?
+[[ $rc -eq 2 ]] && ok "bad argument: exit 2" || bad "bad argument: exit $rc"
+echo "doctor (host): $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

@@ -1,0 +1,448 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# run.sh: boot one arm64 QEMU guest (qemu-system-aarch64 -M virt, TCG,
+# cortex-a53) on the Debian arm64 kernel prepared by test/arm64/prepare.sh,
+# with a device tree whose root "compatible" is edited, and run one test
+# script in it.  Adapted from test/guest/run.sh (the x86_64 rig); same
+# options and guest layout, plus --compatible.
+#
+#   run.sh --cache DIR --work DIR --script FILE [options]
+#
+#   --cache DIR          cache made by test/arm64/prepare.sh (required)
+#   --work DIR           scratch dir for the initramfs and the serial log
+#                        (required; created; its rootfs/ is rebuilt each run)
+#   --script FILE        guest test script, run by busybox sh as /test.sh
+#                        (required); its exit status is run.sh's
+#   --add SRC:DEST       copy host file SRC to absolute path DEST in the guest;
+#                        an aarch64 ELF brings the shared libraries it needs
+#                        (DT_NEEDED, recursively, from the host's multiarch
+#                        /usr/lib/aarch64-linux-gnu) and the dynamic loader
+#   --add-dir SRC:DEST   copy a directory tree (its ELF files bring their libs)
+#   --module FILE.ko     copy a module to /lib/eip93/ in the guest; it is not
+#                        loaded: the script uses insmod
+#   --env NAME=VALUE     export NAME into the script's environment (the
+#                        script also gets EIP93_GUEST_KVER, the kernel release)
+#   --timeout SECONDS    host-side bound on the whole boot (default 180)
+#   --mem MB             guest memory (default 512)
+#   --cmdline ARGS       extra kernel command line arguments (e.g. fips=1)
+#   --compatible LIST    the root node's "compatible" in the guest's device tree,
+#                        comma-separated strings (e.g. airoha,an7581); "virt"
+#                        (default) keeps QEMU's own ("linux,dummy-virt")
+#   (--add, --add-dir, --module and --env may be repeated.)
+#
+# The guest has static busybox (arm64; its applet list is taken from the
+# host's busybox-static of the same Debian release) (without modprobe, and with
+# /proc/sys/kernel/modprobe emptied, so nothing is autoloaded: a test decides
+# what is loaded), the AF_ALG / GCM modules of the guest kernel loaded at
+# boot, proc/sys/devtmpfs, tmpfs on /tmp, /run and /dev/shm, loopback up, and
+# minimal /etc/passwd, group, hosts and nsswitch.conf.  Note that busybox sh
+# runs its own applets before searching PATH (e.g. "ls", "timeout", even
+# "modprobe"): call an added binary that shares an applet's name by its
+# absolute path.  The script runs in / with stdin from /dev/null; files under
+# /lib/modules/<kver> are the boot modules.  The serial console
+# log (\r stripped) is printed on stdout after the guest powers off, followed
+# by "eip93-guest: <seconds>s" (boot-to-poweroff wall time).  Exit status:
+# the script's, taken from the "EIP93-GUEST-EXIT <rc>" line; 1 if that line
+# is missing (hang, panic, timeout, setup failure).
+set -euo pipefail
+
+me=eip93-arm64-guest
+die() {
+    echo "$me: error: $*" >&2
+    exit 1
+}
+
+cache='' work='' script='' timeout_s=180 mem=512 extra_cmdline='' compatible=virt
+adds=() add_dirs=() modules=() envs=()
+
+need_arg() {
+    [[ $# -ge 2 && -n "$2" ]] || die "option $1 needs a value"
+}
+
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --cache) need_arg "$@"; cache=$2; shift 2 ;;
+    --work) need_arg "$@"; work=$2; shift 2 ;;
+    --script) need_arg "$@"; script=$2; shift 2 ;;
+    --add) need_arg "$@"; adds+=("$2"); shift 2 ;;
+    --add-dir) need_arg "$@"; add_dirs+=("$2"); shift 2 ;;
+    --module) need_arg "$@"; modules+=("$2"); shift 2 ;;
+    --env) need_arg "$@"; envs+=("$2"); shift 2 ;;
+    --timeout) need_arg "$@"; timeout_s=$2; shift 2 ;;
+    --mem) need_arg "$@"; mem=$2; shift 2 ;;
+    --cmdline) need_arg "$@"; extra_cmdline=$2; shift 2 ;;
+    --compatible) need_arg "$@"; compatible=$2; shift 2 ;;
+    -h | --help) sed -n '4,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+
+[[ -n "$cache" ]] || die "--cache is required"
+[[ -n "$work" ]] || die "--work is required"
+[[ -n "$script" ]] || die "--script is required"
+[[ -f "$script" ]] || die "script $script not found"
+[[ "$timeout_s" =~ ^[0-9]+$ && "$timeout_s" -ge 10 ]] || die "--timeout must be an integer >= 10"
+[[ "$mem" =~ ^[0-9]+$ && "$mem" -ge 128 ]] || die "--mem must be an integer >= 128"
+[[ "$compatible" =~ ^[a-z0-9,._+-]+$ ]] || die "--compatible '$compatible': letters, digits and , . _ + - only"
+
+for tool in qemu-system-aarch64 dtc aarch64-linux-gnu-readelf cpio gzip modinfo timeout; do
+    command -v "$tool" >/dev/null || die "'$tool' not found"
+done
+host_busybox=/bin/busybox
+[[ -x "$host_busybox" ]] || die "$host_busybox not found (install busybox-static: its applet list is used)"
+
+[[ -f "$cache/abi" ]] || die "$cache/abi not found: run test/arm64/prepare.sh $cache"
+abi=$(cat "$cache/abi")
+kdir="$cache/$abi"
+[[ -f "$kdir/.complete" ]] || die "$kdir is incomplete: run test/arm64/prepare.sh $cache"
+[[ -f "$cache/user/.complete" ]] || die "$cache/user is incomplete: run test/arm64/prepare.sh $cache"
+busybox="$cache/user/busybox"
+kver=$(cat "$kdir/kver")
+image="$kdir/Image"
+kroot="$kdir/root"
+moddir="$kroot/lib/modules/$kver"
+[[ -f "$moddir/modules.dep" ]] || die "$moddir/modules.dep not found"
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+rootfs="$work/rootfs"
+initramfs="$work/initramfs.cpio.gz"
+log="$work/serial.log"
+dtb="$work/guest.dtb"
+rm -rf "$rootfs" "$initramfs" "$log" "$work/console.log" "$dtb" "$work/virt.dtb" "$work/guest.dts"
+mkdir -p "$rootfs"
+
+# ---- helpers ---------------------------------------------------------------
+
+is_elf() {
+    [[ -f "$1" && "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" == 7f454c46 ]]
+}
+
+is_aarch64_elf() {
+    is_elf "$1" && LC_ALL=C aarch64-linux-gnu-readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*AArch64'
+}
+
+# Where the arm64 shared libraries are found on the host (multiarch).
+lib_dirs=(/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu)
+
+# Copy the shared libraries (DT_NEEDED, recursively) and the program
+# interpreter an aarch64 ELF needs into the rootfs, at the same paths as on
+# a Debian arm64 system.  Anything else (scripts, data, .ko) needs nothing.
+add_libs() {
+    local file=$1 interp needed lib d found
+    is_aarch64_elf "$file" || return 0
+    interp=$(LC_ALL=C aarch64-linux-gnu-readelf -l "$file" |
+        sed -n 's/.*\[Requesting program interpreter: \(.*\)\]/\1/p')
+    if [[ -n "$interp" && ! -e "$rootfs$interp" ]]; then
+        [[ -e "$interp" ]] || die "$file: interpreter $interp missing on the host (libc6:arm64)"
+        mkdir -p "$rootfs$(dirname "$interp")"
+        cp -L "$interp" "$rootfs$interp"
+    fi
+    while IFS= read -r needed; do
+        found=
+        for d in "${lib_dirs[@]}"; do
+            if [[ -e "$d/$needed" ]]; then
+                found="$d/$needed"
+                break
+            fi
+        done
+        [[ -n "$found" ]] || die "$file: shared library $needed not found in ${lib_dirs[*]}"
+        lib=$found
+        [[ -e "$rootfs$lib" ]] && continue
+        mkdir -p "$rootfs$(dirname "$lib")"
+        cp -L "$lib" "$rootfs$lib" || die "cannot copy $lib (needed by $file)"
+        add_libs "$lib"
+    done < <(LC_ALL=C aarch64-linux-gnu-readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+}
+
+# Place one host file at an absolute guest path (replacing what is there,
+# e.g. a busybox applet link), bringing its libraries along.
+put_file() {
+    local src=$1 dest=$2
+    [[ "$dest" == /* && "$dest" != */ ]] || die "destination '$dest' must be an absolute file path"
+    [[ -f "$src" ]] || die "'$src' not found or not a regular file"
+    [[ -d "$rootfs$dest" && ! -L "$rootfs$dest" ]] && die "destination '$dest' is a directory in the guest"
+    mkdir -p "$rootfs$(dirname "$dest")"
+    rm -f "$rootfs$dest"
+    cp -L --preserve=mode "$src" "$rootfs$dest"
+    add_libs "$src"
+}
+
+# ---- busybox ---------------------------------------------------------------
+
+mkdir -p "$rootfs"/{bin,sbin,usr/bin,usr/sbin,etc/eip93,proc,sys,dev,tmp,run,root,var/log,var/tmp,lib/eip93}
+ln -s ../run "$rootfs/var/run"
+cp "$busybox" "$rootfs/bin/busybox"
+while IFS= read -r applet; do
+    case "$applet" in
+    bin/busybox | linuxrc | */modprobe) continue ;; # no modprobe: no autoloading
+    esac
+    [[ -e "$rootfs/$applet" || -L "$rootfs/$applet" ]] && continue
+    [[ -d "$rootfs/${applet%/*}" ]] || mkdir -p "$rootfs/${applet%/*}"
+    ln -s /bin/busybox "$rootfs/$applet"
+done < <("$host_busybox" --list-full)
+[[ -L "$rootfs/bin/sh" ]] || die "busybox has no sh applet"
+
+# ---- /etc ------------------------------------------------------------------
+
+cat >"$rootfs/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+www-data:x:33:33:www-data:/var/www:/bin/false
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOF
+cat >"$rootfs/etc/group" <<'EOF'
+root:x:0:
+www-data:x:33:
+nogroup:x:65534:
+EOF
+cat >"$rootfs/etc/hosts" <<'EOF'
+127.0.0.1 localhost
+::1 localhost ip6-localhost ip6-loopback
+EOF
+cat >"$rootfs/etc/nsswitch.conf" <<'EOF'
+passwd: files
+group: files
+shadow: files
+hosts: files
+EOF
+printf 'ip 0 IP\nicmp 1 ICMP\ntcp 6 TCP\nudp 17 UDP\nipv6-icmp 58 IPv6-ICMP\n' >"$rootfs/etc/protocols"
+echo eip93-guest >"$rootfs/etc/hostname"
+
+# ---- kernel modules loaded at boot -----------------------------------------
+
+# crypto_user (NETLINK_CRYPTO) lets libkcapi, the tests' independent reference client, look
+# algorithms up.
+base_modules=(af_alg algif_aead algif_skcipher gf128mul ghash-generic ctr gcm crypto_user)
+declare -A mod_path=() mod_deps=() mod_done=()
+while IFS= read -r line; do
+    path=${line%%:*}
+    name=${path##*/}
+    name=${name%%.ko*}
+    name=${name//-/_}
+    mod_path[$name]=$path
+    mod_deps[$name]=${line#*:}
+done <"$moddir/modules.dep"
+
+load_order=()
+resolve_module() {
+    local name=${1//-/_} dep depname
+    [[ -n "${mod_done[$name]:-}" ]] && return 0
+    if [[ -z "${mod_path[$name]:-}" ]]; then
+        if grep -Eq "/${name//_/[-_]}\.ko(\.[a-z]+)?\$" "$moddir/modules.builtin"; then
+            mod_done[$name]=builtin
+            return 0
+        fi
+        die "kernel module '$1' is neither in modules.dep nor built in ($kver)"
+    fi
+    mod_done[$name]=pending
+    for dep in ${mod_deps[$name]}; do
+        depname=${dep##*/}
+        resolve_module "${depname%%.ko*}"
+    done
+    mod_done[$name]=1
+    load_order+=("${mod_path[$name]}")
+}
+for m in "${base_modules[@]}"; do
+    resolve_module "$m"
+done
+
+: >"$rootfs/etc/eip93/modules"
+for rel in "${load_order[@]}"; do
+    src="$moddir/$rel"
+    dst="/lib/modules/$kver/${rel%.ko*}.ko"
+    mkdir -p "$rootfs$(dirname "$dst")"
+    case "$rel" in
+    *.ko) cp "$src" "$rootfs$dst" ;;
+    *.ko.xz) xz -dc "$src" >"$rootfs$dst" ;;
+    *.ko.gz) gzip -dc "$src" >"$rootfs$dst" ;;
+    *.ko.zst) zstd -qdc "$src" >"$rootfs$dst" ;;
+    *) die "unknown module file type: $rel" ;;
+    esac
+    echo "$dst" >>"$rootfs/etc/eip93/modules"
+done
+
+for ko in "${modules[@]}"; do
+    [[ -f "$ko" && "$ko" == *.ko ]] || die "--module $ko: not an existing .ko file"
+    vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null) || die "--module $ko: modinfo failed"
+    [[ "${vermagic%% *}" == "$kver" ]] ||
+        die "--module $ko was built for '${vermagic%% *}', the guest kernel is $kver"
+    cp "$ko" "$rootfs/lib/eip93/"
+done
+
+# ---- user files ------------------------------------------------------------
+
+for spec in "${adds[@]}"; do
+    [[ "$spec" == *:* ]] || die "--add $spec: expected SRC:DEST"
+    put_file "${spec%:*}" "${spec##*:}"
+done
+
+for spec in "${add_dirs[@]}"; do
+    [[ "$spec" == *:* ]] || die "--add-dir $spec: expected SRC:DEST"
+    src=${spec%:*} dest=${spec##*:}
+    [[ -d "$src" ]] || die "--add-dir: '$src' is not a directory"
+    [[ "$dest" == /* ]] || die "--add-dir: destination '$dest' must be an absolute path"
+    mkdir -p "$rootfs$dest"
+    # --remove-destination: never write through a busybox applet link.
+    cp -a --remove-destination "$src/." "$rootfs$dest/"
+    while IFS= read -r -d '' f; do
+        add_libs "$f"
+    done < <(find "$src" -type f -print0)
+done
+
+cp "$script" "$rootfs/test.sh"
+chmod 0755 "$rootfs/test.sh"
+
+: >"$rootfs/etc/eip93/env"
+for kv in "${envs[@]}"; do
+    name=${kv%%=*}
+    [[ "$kv" == *=* && "$name" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "--env $kv: expected NAME=VALUE"
+    value=${kv#*=}
+    printf "export %s='%s'\n" "$name" "${value//\'/\'\\\'\'}" >>"$rootfs/etc/eip93/env"
+done
+
+# ---- device tree -----------------------------------------------------------
+
+# QEMU's own tree for exactly this machine (the CPU count and memory must
+# match the boot, or secondary CPU bring-up breaks), with the root node's
+# compatible replaced.
+qemu_machine=(-M virt -accel tcg -cpu cortex-a53 -smp 1 -m "$mem")
+if [[ "$compatible" == virt ]]; then
+    dtb_args=()
+else
+    qemu-system-aarch64 "${qemu_machine[@]}" -M "virt,dumpdtb=$work/virt.dtb" -display none \
+        -nodefaults >/dev/null 2>&1 || die "qemu-system-aarch64 dumpdtb failed"
+    dtc -q -I dtb -O dts -o "$work/guest.dts" "$work/virt.dtb" || die "dtc -I dtb failed"
+    # The pairs of the list are "vendor,device": rejoin them.
+    dtcompat=$(printf '%s' "$compatible" | awk -F, '{ s = ""; for (i = 1; i < NF; i += 2)
+        s = s (s == "" ? "" : ", ") "\"" $i "," $(i + 1) "\""; print s }')
+    [[ -n "$dtcompat" ]] || die "--compatible '$compatible': expected vendor,device[,vendor,device...]"
+    # The root node's compatible is the first "compatible" line at depth 1.
+    awk -v c="$dtcompat" '
+        /^\t[a-z#]/ && depth == 1 && !done && $1 == "compatible" { print "\tcompatible = " c ";"; done = 1; next }
+        { print }
+        /{$/ { depth++ }
+        /^[\t]*};$/ { depth-- }
+        END { if (!done) exit 1 }' "$work/guest.dts" >"$work/guest.dts.new" ||
+        die "no root compatible in QEMU's device tree"
+    mv "$work/guest.dts.new" "$work/guest.dts"
+    dtc -q -I dts -O dtb -o "$dtb" "$work/guest.dts" || die "dtc -O dtb failed"
+    dtb_args=(-dtb "$dtb")
+fi
+
+# Guest-side watchdog: power off a little before the host gives up, so that
+# a hung test still ends with a readable log.
+if ((timeout_s > 30)); then
+    watchdog_s=$((timeout_s - 10))
+else
+    watchdog_s=$((timeout_s * 2 / 3))
+fi
+
+cat >"$rootfs/init" <<EOF
+#!/bin/sh
+# /init of the eip93 test guest (generated by test/arm64/run.sh).
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root
+export EIP93_GUEST_KVER='$kver'
+setup_failed() {
+    echo "EIP93-GUEST-SETUP-FAILED: \$*"
+    poweroff -f
+    sleep 5
+    echo o >/proc/sysrq-trigger
+    exit 1
+}
+mount -t proc proc /proc || setup_failed "mount /proc"
+mount -t sysfs sysfs /sys || setup_failed "mount /sys"
+mount -t devtmpfs devtmpfs /dev || setup_failed "mount /dev"
+exec </dev/console >/dev/console 2>&1
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp || setup_failed "mount /tmp"
+mount -t tmpfs -o mode=0755 tmpfs /run
+# No module autoloading in this guest (see run.sh).
+echo >/proc/sys/kernel/modprobe
+hostname eip93-guest
+ip link set lo up || setup_failed "lo up"
+ip -4 addr show dev lo | grep -q 127.0.0.1 || ip addr add 127.0.0.1/8 dev lo
+while read -r ko; do
+    insmod "\$ko" || setup_failed "insmod \$ko"
+done </etc/eip93/modules
+# Watchdog on the guest's uptime (a killed sleep does not make it fire early).
+( while :; do
+      read -r up _ </proc/uptime
+      [ "\${up%%.*}" -ge $watchdog_s ] && break
+      sleep 1
+  done
+  echo "EIP93-GUEST-WATCHDOG: test not finished ${watchdog_s}s after boot, powering off"
+  echo o >/proc/sysrq-trigger ) &
+. /etc/eip93/env
+cd /
+sh /test.sh </dev/null
+echo "EIP93-GUEST-EXIT \$?"
+sync
+poweroff -f
+sleep 5
+echo o >/proc/sysrq-trigger
+EOF
+chmod 0755 "$rootfs/init"
+
+# ---- initramfs -------------------------------------------------------------
+
+# A bodiless newc entry (character devices, trailer) written by hand, so
+# that no mknod (root) is needed.  The kernel reads concatenated archives.
+cpio_entry() { # name mode(octal, with type bits) rdev-major rdev-minor ino
+    local name=$1 namesize=$((${#1} + 1))
+    printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
+        "$5" "$((8#$2))" 0 0 1 0 0 0 0 "$3" "$4" "$namesize" 0
+    printf '%s\0' "$name"
+    head -c $(((4 - (110 + namesize) % 4) % 4)) /dev/zero
+}
+{
+    (cd "$rootfs" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort |
+        cpio --quiet -o -H newc -R 0:0)
+    cpio_entry dev/console 020600 5 1 1000001
+    cpio_entry dev/null 020666 1 3 1000002
+    cpio_entry 'TRAILER!!!' 0 0 0 0
+} | gzip -1 -n >"$initramfs"
+
+# ---- boot ------------------------------------------------------------------
+
+cmdline="console=ttyAMA0 panic=-1 oops=panic quiet${extra_cmdline:+ $extra_cmdline}"
+start=$EPOCHREALTIME
+rc_qemu=0
+timeout -k 5 "$timeout_s" qemu-system-aarch64 "${qemu_machine[@]}" \
+    -nodefaults -display none -no-reboot \
+    -serial "file:$log" \
+    -kernel "$image" -initrd "$initramfs" "${dtb_args[@]}" \
+    -append "$cmdline" </dev/null || rc_qemu=$?
+end=$EPOCHREALTIME
+
+[[ -f "$log" ]] || die "QEMU wrote no serial log (exit status $rc_qemu)"
+tr -d '\r' <"$log" >"$work/console.log"
+cat "$work/console.log"
+
+elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+echo "$me: ${elapsed}s"
+
+marker=$(grep -ao 'EIP93-GUEST-EXIT [0-9]\+' "$work/console.log" | tail -n 1 || true)
+if [[ -z "$marker" ]]; then
+    if ((rc_qemu == 124 || rc_qemu == 137)); then
+        why="QEMU killed after the host timeout of ${timeout_s}s"
+    elif grep -aq 'EIP93-GUEST-WATCHDOG' "$work/console.log"; then
+        why="the guest watchdog powered off ${watchdog_s}s after boot"
+    elif grep -aq 'EIP93-GUEST-SETUP-FAILED' "$work/console.log"; then
+        why="guest setup failed: $(grep -a 'EIP93-GUEST-SETUP-FAILED' "$work/console.log" | head -n 1)"
+    elif grep -aq 'Kernel panic' "$work/console.log"; then
+        why="the guest kernel panicked"
+    else
+        why="QEMU exited with status $rc_qemu"
+    fi
+    echo "$me: FAILED: no EIP93-GUEST-EXIT line ($why); serial log: $log" >&2
+    exit 1
+fi
+rc=${marker##* }
+if ((rc != 0)); then
+    echo "$me: test script exited with status $rc" >&2
+fi
+exit "$rc"

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: Apache-2.0
+# The arm64 suite (label "arm64"): the release eip93.so cross-built for
+# aarch64 and run on the real gate in a qemu-system-aarch64 guest (Debian's
+# arm64 kernel, device trees edited to AN7581/EN7581/AN7583, the simulated
+# EIP93 driver and eip93_nohwcap cross-built for that kernel); the doctor;
+# the Debian and OpenWrt packages.  See test/arm64/README.md.
+
+set(ARM64_SRC ${CMAKE_CURRENT_SOURCE_DIR}/arm64)
+include(${PROJECT_SOURCE_DIR}/tools/doctor.cmake)
+
+# The programs the guest runs; in the host build they are built too (and so
+# linted and compiled with -Werror), in the cross build they are what
+# test/arm64/cross-build.sh builds.
+add_executable(eip93-offload-check ${ARM64_SRC}/offload_check.c)
+eip93_target_flags(eip93-offload-check)
+target_link_libraries(eip93-offload-check PRIVATE PkgConfig::LIBCRYPTO)
+
+if(CMAKE_CROSSCOMPILING)
+  return()
+endif()
+
+set(EIP93_ARM64_CACHE "${EIP93_GUEST_CACHE}-arm64" CACHE PATH
+    "Where the arm64 guest kernel, headers, busybox and openssl are unpacked")
+set(ARM64_BIN ${CMAKE_CURRENT_BINARY_DIR}/arm64)
+set(ARM64_CROSS ${ARM64_BIN}/cross)
+
+add_test(NAME arm64_prepare COMMAND ${ARM64_SRC}/prepare.sh ${EIP93_ARM64_CACHE})
+set_tests_properties(arm64_prepare PROPERTIES FIXTURES_SETUP arm64_kernel
+  LABELS "guest;arm64" TIMEOUT 900 RESOURCE_LOCK eip93_arm64_cache)
+add_test(NAME arm64_build_modules COMMAND ${ARM64_SRC}/kmod/build.sh ${EIP93_ARM64_CACHE} ${ARM64_BIN}/kmod)
+set_tests_properties(arm64_build_modules PROPERTIES FIXTURES_SETUP arm64_kmod
+  FIXTURES_REQUIRED arm64_kernel LABELS "guest;arm64" TIMEOUT 600)
+add_test(NAME arm64_cross_build COMMAND ${ARM64_SRC}/cross-build.sh ${PROJECT_SOURCE_DIR} ${ARM64_CROSS})
+set_tests_properties(arm64_cross_build PROPERTIES FIXTURES_SETUP arm64_cross
+  LABELS "guest;arm64" TIMEOUT 900)
+
+# The toolchain file's sysroot mode (OpenWrt SDK style) with an arm64 sysroot
+# unpacked from Debian packages by prepare.sh.
+add_test(NAME arm64_cross_sysroot COMMAND ${ARM64_SRC}/cross-sysroot.sh ${PROJECT_SOURCE_DIR}
+  ${ARM64_BIN}/cross-sysroot ${EIP93_ARM64_CACHE})
+set_tests_properties(arm64_cross_sysroot PROPERTIES LABELS "guest;arm64" FIXTURES_REQUIRED arm64_kernel
+  TIMEOUT 600)
+
+# The guest's files: the release module in the arm64 multiarch modules
+# directory (where Debian's arm64 openssl looks by default) and an
+# openssl.cnf that activates it, as an operator would install them.
+set(ARM64_COMMON
+  --cache ${EIP93_ARM64_CACHE}
+  --module ${ARM64_BIN}/kmod/eip93_sim.ko
+  --module ${ARM64_BIN}/kmod/eip93_nohwcap.ko
+  --add ${ARM64_CROSS}/eip93.so:/usr/lib/aarch64-linux-gnu/ossl-modules/eip93.so
+  --add ${EIP93_ARM64_CACHE}/user/openssl:/usr/bin/openssl
+  --add ${PROJECT_SOURCE_DIR}/openssl.cnf.example:/usr/lib/ssl/openssl.cnf
+  --add ${ARM64_CROSS}/test/eip93-gate-check:/usr/bin/eip93-gate-check
+  --add ${ARM64_CROSS}/test/eip93-offload-check:/usr/bin/eip93-offload-check
+  --add ${ARM64_CROSS}/eip93-doctor:/usr/bin/eip93-doctor
+  --add ${ARM64_SRC}/lib.sh:/opt/eip93/lib.sh)
+
+# eip93_arm64_test(<name> <compatible> <script> [run.sh arguments...])
+function(eip93_arm64_test name compatible script)
+  add_test(NAME arm64_${name}
+    COMMAND ${ARM64_SRC}/run.sh ${ARM64_COMMON} --work ${ARM64_BIN}/work/${name}
+            --compatible ${compatible} --script ${script} ${ARGN})
+  set_tests_properties(arm64_${name} PROPERTIES LABELS "guest;arm64"
+    FIXTURES_REQUIRED "arm64_kernel;arm64_kmod;arm64_cross" TIMEOUT 400)
+endfunction()
+
+# AN7581: every gate fact, the key check and TLS 1.3 with the driver's counter.
+eip93_arm64_test(gate_an7581 airoha,an7581 ${ARM64_SRC}/gate.sh --timeout 360)
+# The other device trees: EN7581 on, AN7583 off, QEMU's own (not Airoha) off.
+eip93_arm64_test(gate_en7581 airoha,en7581 ${ARM64_SRC}/dt-case.sh --env EXPECT=enabled)
+eip93_arm64_test(gate_an7583 airoha,an7583 ${ARM64_SRC}/dt-case.sh --env EXPECT=an7583)
+eip93_arm64_test(gate_virt virt ${ARM64_SRC}/dt-case.sh --env EXPECT=other)
+
+# The Debian packages installed by the real dpkg into the target's files.
+add_test(NAME arm64_deb COMMAND ${ARM64_SRC}/deb-guest.sh ${ARM64_CROSS} ${EIP93_ARM64_CACHE}
+  ${ARM64_BIN}/kmod ${ARM64_BIN}/work/deb)
+set_tests_properties(arm64_deb PROPERTIES LABELS "guest;arm64;packaging"
+  FIXTURES_REQUIRED "arm64_kernel;arm64_kmod;arm64_cross" TIMEOUT 400)
+
+# Packages, checked on the build machine (packaging/*/check.sh).
+if(NOT EIP93_TEST_HOOKS)
+  add_test(NAME packaging_debian COMMAND ${PROJECT_SOURCE_DIR}/packaging/debian/check.sh
+    ${PROJECT_BINARY_DIR} ${OPENSSL_CLI} native)
+  set_tests_properties(packaging_debian PROPERTIES LABELS "packaging" TIMEOUT 300)
+endif()
+add_test(NAME packaging_debian_arm64 COMMAND ${PROJECT_SOURCE_DIR}/packaging/debian/check.sh
+  ${ARM64_CROSS} ${OPENSSL_CLI} foreign)
+set_tests_properties(packaging_debian_arm64 PROPERTIES LABELS "packaging;arm64"
+  FIXTURES_REQUIRED arm64_cross TIMEOUT 300)
+add_test(NAME packaging_openwrt COMMAND ${PROJECT_SOURCE_DIR}/packaging/openwrt/test/check.sh
+  $<TARGET_FILE:eip93> $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_VERSION})
+set_tests_properties(packaging_openwrt PROPERTIES LABELS "packaging" TIMEOUT 300)
+
+# The doctor on the build machine: every section, the verdict, exit status 1.
+add_test(NAME doctor_host COMMAND ${CMAKE_COMMAND} -E env
+  OPENSSL_MODULES=${PROJECT_BINARY_DIR} OPENSSL_CONF=${PROJECT_SOURCE_DIR}/openssl.cnf.example
+  ${ARM64_SRC}/doctor-host.sh $<TARGET_FILE:eip93-doctor>)
+set_tests_properties(doctor_host PROPERTIES LABELS "host;doctor" TIMEOUT 60)

@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: Apache-2.0
+# The benchmark (SPEC "engine path", item 7): a command, not a test.
+# scripts/bench.sh boots a guest with eip93-bench and prints its table of
+# ratios.  guest_bench_smoke only checks that it runs and prints that table
+# (a couple of messages per row, one round); no timing is asserted.
+add_executable(eip93-bench ${CMAKE_CURRENT_LIST_DIR}/eip93_bench.c)
+eip93_target_flags(eip93-bench)
+target_link_libraries(eip93-bench PRIVATE PkgConfig::LIBCRYPTO)
+# Its sendmsg()/readv() wrappers must be what the provider module calls.
+target_link_options(eip93-bench PRIVATE -Wl,--export-dynamic-symbol=sendmsg
+                    -Wl,--export-dynamic-symbol=readv)
+eip93_guest_test(bench_smoke ${GUEST_DIR}/bench.sh
+  --add $<TARGET_FILE:eip93-bench>:/usr/bin/eip93-bench --env EIP93_BENCH_ARGS=--smoke)
