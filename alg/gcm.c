@@ -221,15 +221,12 @@ static void engine_error(struct gcm_ctx *ctx, int err, const char *where)
 	eip93_afalg_key_close(&ctx->ak);
 	eip93_stat_add(&env->stats->engine_errors, 1);
 	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
-	if (n >= EIP93_ENGINE_MAX_ERRORS) {
-		int expected = 0;
-
-		if (atomic_compare_exchange_strong(&env->engine_disabled, &expected, 1)) {
-			BIO_snprintf(env->disabled_reason, sizeof(env->disabled_reason),
-				     "engine: %u consecutive AF_ALG errors (last: %s: %s); "
-				     "software only for this process", n, where, strerror(-err));
-			atomic_store(&env->engine_available, 0);
-		}
+	if (n >= EIP93_ENGINE_MAX_ERRORS && !atomic_exchange(&env->disable_claimed, 1)) {
+		BIO_snprintf(env->disabled_reason, sizeof(env->disabled_reason),
+			     "engine: %u consecutive AF_ALG errors (last: %s: %s); "
+			     "software only for this process", n, where, strerror(-err));
+		atomic_store(&env->engine_available, 0);
+		atomic_store_explicit(&env->engine_disabled, 1, memory_order_release);
 	}
 }
 

@@ -29,7 +29,8 @@ struct eip93_alg_env {
 	unsigned int timeout_ms;	/* socket send/receive timeout */
 	atomic_int engine_available;	/* gate open and engine not disabled */
 	atomic_uint consecutive_errors;	/* AF_ALG errors since the last success */
-	atomic_int engine_disabled;	/* set once; reason below is then final */
+	atomic_int disable_claimed;	/* the one thread that writes the reason */
+	atomic_int engine_disabled;	/* set (release) once the reason is written */
 	char disabled_reason[192];
 	/* Called once per env after the first key passes its check (the notice). */
 	void (*on_first_engine)(struct eip93_alg_env *env);

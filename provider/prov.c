@@ -55,6 +55,8 @@ struct eip93_prov {
 	atomic_int gate_done;
 	struct eip93_gate gate;
 	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
+	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
+	atomic_int disabled_text_ready;
 	OSSL_ALGORITHM ciphers[EIP93_NKEYSIZES + 1];
 };
 
@@ -232,6 +234,25 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_END
 };
 
+/*
+ * The gate text once the engine was switched off by errors: written once into
+ * the provider's own buffer (a returned UTF-8 pointer must outlive the call).
+ */
+static const char *disabled_status(struct eip93_prov *p)
+{
+	if (atomic_load_explicit(&p->disabled_text_ready, memory_order_acquire))
+		return p->disabled_text;
+	if (!CRYPTO_THREAD_write_lock(p->gate_lock))
+		return p->gate.status;
+	if (!atomic_load_explicit(&p->disabled_text_ready, memory_order_relaxed)) {
+		snprintf(p->disabled_text, sizeof(p->disabled_text), "%s; %s", p->gate.status,
+			 p->env.disabled_reason);
+		atomic_store_explicit(&p->disabled_text_ready, 1, memory_order_release);
+	}
+	CRYPTO_THREAD_unlock(p->gate_lock);
+	return p->disabled_text;
+}
+
 static const OSSL_PARAM *eip93_gettable_params(void *provctx)
 {
 	(void)provctx;
@@ -261,12 +282,9 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 
 	const struct eip93_gate *g = gate_get(p);
 	const char *gate_text = g->status;
-	char disabled[sizeof(p->gate.status) + sizeof(p->env.disabled_reason) + 8];
 
-	if (atomic_load(&p->env.engine_disabled)) {
-		snprintf(disabled, sizeof(disabled), "%s; %s", g->status, p->env.disabled_reason);
-		gate_text = disabled;
-	}
+	if (atomic_load_explicit(&p->env.engine_disabled, memory_order_acquire))
+		gate_text = disabled_status(p);
 
 	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||
 	    !set_str(params, OSSL_PROV_PARAM_VERSION, EIP93_VERSION) ||
