@@ -16,7 +16,7 @@ stage "dependencies"
 scripts/deps.sh
 
 stage "gcc build and all tests (host + guest)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc \
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DEIP93_GUEST_TESTS=ON \
   -DEIP93_GUEST_CACHE="$cache" >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
@@ -27,12 +27,13 @@ cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=c
 cmake --build build-clang -j"$jobs"
 ctest --test-dir build-clang --output-on-failure -j"$jobs" -L host
 
-stage "ASan+UBSan build and host tests"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=gcc -DEIP93_SANITIZE=ON \
-  -DEIP93_GUEST_TESTS=OFF >/dev/null
+stage "ASan+UBSan build: host tests and the engine path in the guest"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=gcc -DEIP93_SANITIZE=ON -DEIP93_GUEST_TESTS=ON \
+  -DEIP93_GUEST_CACHE="$cache" >/dev/null
 cmake --build build-asan -j"$jobs"
+# The host tests, and the engine path in the guest (differential_asan).
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L host
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L 'host|asan'
 
 stage "static analysis"
 scripts/lint.sh build

@@ -50,6 +50,19 @@ function(eip93_guest_test name script)
     FIXTURES_REQUIRED "guest_kernel;guest_driver" TIMEOUT 400)
 endfunction()
 
+# A sanitized build: only the engine path under ASan+UBSan (the differential
+# program and the hooks module, both sanitized; the openssl command cannot
+# load a sanitized module, so the other guest tests stay in the plain build).
+if(EIP93_SANITIZE)
+  eip93_guest_test(differential_asan ${GUEST_DIR}/differential.sh
+    --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff --timeout 600 --mem 1024
+    --env EIP93_DIFF_CASES=3000
+    --env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1
+    --env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+  set_tests_properties(guest_differential_asan PROPERTIES LABELS "guest;asan" TIMEOUT 660)
+  return()
+endif()
+
 eip93_guest_test(selftest ${GUEST_DIR}/selftest.sh
   --add $<TARGET_FILE:eip93-afalg-check>:/usr/bin/eip93-afalg-check)
 eip93_guest_test(gate ${GUEST_DIR}/gate.sh)
