@@ -121,7 +121,12 @@ static void build_cipher_table(struct eip93_prov *p)
 {
 	for (int i = 0; i < EIP93_NKEYSIZES; i++) {
 		p->ciphers[i].algorithm_names = p->sw.impl[i].names;
-		p->ciphers[i].property_definition = "provider=" EIP93_NAME ",fips=no";
+		/*
+		 * eip93.offload=yes lets a configuration prefer eip93 even when
+		 * an application's own query names "provider" (stunnel asks for
+		 * "provider!=fips", which replaces a "?provider=eip93" default).
+		 */
+		p->ciphers[i].property_definition = "provider=" EIP93_NAME ",fips=no,eip93.offload=yes";
 		p->ciphers[i].implementation = eip93_gcm_functions[i];
 		p->ciphers[i].algorithm_description =
 			"AES-GCM: 4-32 KiB messages on the EIP93 hybrid GCM (AF_ALG), "

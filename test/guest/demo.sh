@@ -16,7 +16,7 @@ openssl_conf = openssl_init
 providers = provider_sect
 alg_section = evp_properties
 [evp_properties]
-default_properties = ?provider=eip93
+default_properties = ?provider=eip93,?eip93.offload=yes
 [provider_sect]
 default = default_sect
 eip93 = eip93_sect

@@ -149,7 +149,7 @@ expect "other algorithms still work (default provider)" enc
 # openssl.cnf opened that section first: with "fips=yes" in its place
 # (no FIPS provider here) every fetch must fail.
 cp "$root/etc/ssl/modules.cnf.d/eip93.cnf" "$tmp/eip93.cnf.orig"
-sed -i 's/^default_properties = ?provider=eip93$/default_properties = fips=yes/' \
+sed -i 's/^default_properties = ?provider=eip93,?eip93.offload=yes$/default_properties = fips=yes/' \
     "$root/etc/ssl/modules.cnf.d/eip93.cnf"
 grep -q '^default_properties = fips=yes$' "$root/etc/ssl/modules.cnf.d/eip93.cnf" &&
     ! enc && ok "the fragment's default_properties are in force" || bad "the fragment's default_properties are ignored"
