@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 jobs=$(nproc)
 cache=${EIP93_GUEST_CACHE:-$HOME/.cache/eip93/guest}
+ossl_cache=${EIP93_OPENSSL_CACHE:-$HOME/.cache/eip93}
 start=$(date +%s)
 stage() { echo; echo "=== $* ($(( $(date +%s) - start ))s)"; }
 
@@ -17,9 +18,19 @@ scripts/deps.sh
 
 stage "gcc build and all tests (host + guest)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DEIP93_GUEST_TESTS=ON \
-  -DEIP93_GUEST_CACHE="$cache" >/dev/null
+  -DEIP93_GUEST_CACHE="$cache" -DEIP93_OPENSSL_CACHE="$ossl_cache" >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+stage "OpenSSL 3.5: build (cached), provider against it, host + guest tests"
+ossl35=$(scripts/openssl-build.sh 3.5 "$ossl_cache")
+PKG_CONFIG_PATH="$ossl35/prefix/lib/pkgconfig" cmake -S . -B build-ossl35 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=gcc -DEIP93_GUEST_TESTS=ON -DEIP93_GUEST_CACHE="$cache" \
+  -DEIP93_OPENSSL_CACHE="$ossl_cache" -DOPENSSL_CLI="$ossl35/prefix/bin/openssl" >/dev/null
+PKG_CONFIG_PATH="$ossl35/prefix/lib/pkgconfig" cmake --build build-ossl35 -j"$jobs"
+ctest --test-dir build-ossl35 --output-on-failure -j"$jobs" -L host
+ctest --test-dir build-ossl35 --output-on-failure -j"$jobs" \
+  -R '^guest_(selftest|gate|fips|demo|differential|harness_(evp|vectors|cavp))$'
 
 stage "clang build and host tests"
 cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# openssl-src.sh SUITE DESTDIR [BUILT_DIR]
+#
+# Download and unpack Debian's `openssl` source package of one release
+# (SUITE: bookworm for OpenSSL 3.0, trixie for OpenSSL 3.5) into DESTDIR.
+# Prints the unpacked source directory on stdout (last line).  With
+# BUILT_DIR, a listed version reached (newest first) for which
+# BUILT_DIR/<version>/.complete exists is not downloaded: the last line is
+# then "built <version>".
+#
+# apt is pointed at a private sources list and private state, lists and
+# cache directories under DESTDIR/apt, so nothing depends on (or changes)
+# the machine's own apt configuration.  The archive's index may list a
+# version whose files are not in the pool (404): every listed version is
+# tried, newest first, until one downloads.  Fails loudly when none does.
+set -euo pipefail
+me=openssl-src
+die() { echo "$me: error: $*" >&2; exit 1; }
+
+[[ $# -eq 2 || $# -eq 3 ]] || die "usage: $0 bookworm|trixie DESTDIR [BUILT_DIR]"
+built=${3:-}
+suite=$1
+case "$suite" in bookworm | trixie) ;; *) die "unknown suite '$suite'" ;; esac
+mkdir -p "$2"
+dest=$(cd "$2" && pwd)
+for tool in apt-get apt-cache dpkg-source; do
+    command -v "$tool" >/dev/null || die "'$tool' not found (apt-get install apt dpkg-dev)"
+done
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[[ -f "$keyring" ]] || die "$keyring not found (apt-get install debian-archive-keyring)"
+
+apt_dir="$dest/apt"
+mkdir -p "$apt_dir/sources.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+: >"$apt_dir/sources.list"
+: >"$apt_dir/status"
+cat >"$apt_dir/sources.d/openssl-src.sources" <<EOF
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: $suite $suite-updates
+Components: main
+Signed-By: $keyring
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: $suite-security
+Components: main
+Signed-By: $keyring
+EOF
+apt_opts=(
+    -o "Dir::Etc::SourceList=$apt_dir/sources.list"
+    -o "Dir::Etc::SourceParts=$apt_dir/sources.d"
+    -o "Dir::State=$apt_dir"
+    -o "Dir::State::Lists=$apt_dir/lists"
+    -o "Dir::State::status=$apt_dir/status"
+    -o "Dir::Cache=$apt_dir/cache"
+    -o "APT::Sandbox::User=root"
+    -o "Acquire::Retries=3"
+)
+
+echo "$me: apt-get update (deb-src $suite, private lists in $apt_dir)" >&2
+apt-get "${apt_opts[@]}" -qq update >&2 || die "apt-get update failed for $suite"
+mapfile -t versions < <(apt-cache "${apt_opts[@]}" showsrc openssl | sed -n 's/^Version: //p' |
+    sort -u | sort -r -V)
+[[ ${#versions[@]} -gt 0 ]] || die "no openssl source package listed for $suite"
+echo "$me: listed versions: ${versions[*]}" >&2
+
+for v in "${versions[@]}"; do
+    if [[ -n "$built" && -f "$built/$v/.complete" ]]; then
+        echo "$me: openssl $v is listed and already built in $built/$v" >&2
+        echo "built $v"
+        exit 0
+    fi
+    dl="$dest/dl-$v"
+    rm -rf "$dl"
+    mkdir -p "$dl"
+    if (cd "$dl" && apt-get "${apt_opts[@]}" -qq source --download-only "openssl=$v" >&2); then
+        dsc=$(ls "$dl"/openssl_*.dsc)
+        upstream=${v#*:}
+        upstream=${upstream%-*}
+        src="$dest/openssl-$v"
+        rm -rf "$src"
+        dpkg-source --no-check -x "$dsc" "$src" >&2 || die "dpkg-source -x $dsc failed"
+        rm -rf "$dl"
+        echo "$v" >"$src/.debian-version"
+        echo "$me: openssl $v (upstream $upstream) unpacked in $src" >&2
+        echo "$src"
+        exit 0
+    fi
+    echo "$me: openssl=$v did not download, trying the next listed version" >&2
+    rm -rf "$dl"
+done
+die "none of the listed openssl versions (${versions[*]}) could be downloaded for $suite"
