@@ -203,6 +203,8 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg,
 	memcpy(sa.salg_type, "aead", sizeof("aead"));
 	memcpy(sa.salg_name, kalg, strlen(kalg) + 1);
 
+	/* Registered before the first socket exists: a fork in between closes it too. */
+	registry_add(k);
 	INJECT(F_SOCKET);
 	k->tfm_fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (k->tfm_fd < 0)
@@ -224,12 +226,12 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg,
 	ret = set_timeouts(k->op_fd, timeout_ms);
 	if (ret < 0)
 		goto err;
-	registry_add(k);
 	return 0;
 
 err_errno:
 	ret = -errno;
 err:
+	registry_del(k);
 	if (k->op_fd >= 0)
 		close(k->op_fd);
 	if (k->tfm_fd >= 0)

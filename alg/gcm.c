@@ -66,7 +66,8 @@ struct gcm_ctx {
 	enum msg_state state;
 	unsigned char *ct;		/* engine message: its ciphertext, for a replay */
 	size_t ctlen;
-	unsigned char etag[EIP93_AFALG_TAGLEN];	/* engine encrypt: the tag */
+	unsigned char mtag[EIP93_AFALG_TAGLEN];	/* engine encrypt: this message's tag */
+	unsigned char etag[EIP93_AFALG_TAGLEN];	/* the last finished engine encryption's */
 	/*
 	 * The delegate's tag buffer still holds the tag its final computed over
 	 * no data after an engine encryption.  The default provider answers tag
@@ -230,16 +231,22 @@ static void engine_error(struct gcm_ctx *ctx, int err, const char *where)
 	}
 }
 
+/* Hold no key: close its sockets and cleanse the copy. */
+static void key_forget(struct gcm_ctx *ctx)
+{
+	eip93_afalg_key_close(&ctx->ak);
+	OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	ctx->key_set = 0;
+	ctx->key_failed = 0;
+}
+
 /* Store a new key (or notice the same bytes again). */
 static void key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen)
 {
 	if (ctx->key_set && keylen == ctx->keylen && keylen <= sizeof(ctx->key) &&
 	    CRYPTO_memcmp(key, ctx->key, keylen) == 0)
 		return; /* same key: keep the verified sockets */
-	eip93_afalg_key_close(&ctx->ak);
-	OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
-	ctx->key_failed = 0;
-	ctx->key_set = 0;
+	key_forget(ctx);
 	if (keylen == 16 || keylen == 24 || keylen == 32) {
 		memcpy(ctx->key, key, keylen);
 		ctx->keylen = keylen;
@@ -344,7 +351,9 @@ static void shadow_tls_aad(struct gcm_ctx *ctx, const OSSL_PARAM *p)
 	unsigned char *b = ctx->tls_aad;
 	size_t len;
 
-	ctx->etag_pending = 0; /* the delegate keeps the record AAD in its tag buffer */
+	/* The delegate keeps the record AAD in its tag buffer: no tag survives it. */
+	ctx->etag_pending = 0;
+	ctx->taglen_set = 0;
 	ctx->tls_aad_len = p->data_size;
 	if (p->data_size != TLS12_AAD)
 		return;
@@ -450,7 +459,14 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 		ctx->taglen_set = 0;
 	ctx->enc = enc;
 	if (!ok) {
+		/*
+		 * The delegate may have taken the IV and the key before a
+		 * parameter failed: hold neither, software until an init works.
+		 */
 		ctx->iv_ok = 0;
+		ctx->tls_fixed_ok = 0;
+		if (key != NULL)
+			key_forget(ctx);
 		return 0;
 	}
 	if (key != NULL)
@@ -464,6 +480,7 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 
 		msg_reset(ctx);
 		ctx->taglen_set = taglen_set;
+		ctx->tls_fixed_ok = 0; /* the new IV replaces the TLS fixed part in the delegate */
 		ctx->ivlen = ivlen;
 		ctx->iv_ok = ivlen == EIP93_ROUTE_IVLEN;
 		if (ctx->iv_ok)
@@ -532,7 +549,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		unsigned char *dst = in == out ? ct : out;
 
 		r = eip93_afalg_aead(&ctx->ak, 1, ctx->iv, ctx->aad, ctx->aadlen, in, len, dst,
-				     ctx->etag);
+				     ctx->mtag);
 		if (r == 0) {
 			if (dst == ct)
 				memcpy(out, ct, len);
@@ -639,7 +656,7 @@ static void tls12_unget_iv(struct gcm_ctx *ctx, const unsigned char *full_iv)
 /* Engine encrypt of a TLS 1.2 record in place; 0 or -errno (then nothing changed). */
 static int tls12_encrypt(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 {
-	unsigned char iv[EIP93_ROUTE_IVLEN], *body = rec + TLS12_EXPLICIT_IV, *buf;
+	unsigned char iv[EIP93_ROUTE_IVLEN], tag[TLS12_TAG], *body = rec + TLS12_EXPLICIT_IV, *buf;
 	OSSL_PARAM p[2];
 	int r;
 
@@ -659,11 +676,10 @@ static int tls12_encrypt(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	ERR_pop_to_mark();
 	memcpy(iv, ctx->tls_fixed, TLS12_FIXED_IV);
 	memcpy(iv + TLS12_FIXED_IV, rec, TLS12_EXPLICIT_IV);
-	r = eip93_afalg_aead(&ctx->ak, 1, iv, ctx->tls_aad, TLS12_AAD, body, len, buf,
-			     ctx->etag);
+	r = eip93_afalg_aead(&ctx->ak, 1, iv, ctx->tls_aad, TLS12_AAD, body, len, buf, tag);
 	if (r == 0) {
 		memcpy(body, buf, len);
-		memcpy(body + len, ctx->etag, TLS12_TAG);
+		memcpy(body + len, tag, TLS12_TAG);
 		tls12_sync(ctx, rec);
 	} else {
 		tls12_unget_iv(ctx, iv);
@@ -775,8 +791,25 @@ static int engine_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, s
 	ERR_set_mark();
 	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
 	ERR_pop_to_mark();
-	if (ctx->enc && ok)
+	if (ctx->enc && ok) {
+		memcpy(ctx->etag, ctx->mtag, sizeof(ctx->etag));
 		ctx->etag_pending = 1;
+	} else if (!ctx->enc) {
+		/*
+		 * Its final failed (it saw no data), which leaves its IV usable;
+		 * after a final the default provider refuses more data until a
+		 * new IV.  Changing the IV length and back marks the IV used
+		 * and touches nothing else.
+		 */
+		OSSL_PARAM p[2];
+		size_t other = EIP93_ROUTE_IVLEN + 4, same = EIP93_ROUTE_IVLEN;
+
+		p[1] = OSSL_PARAM_construct_end();
+		p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &other);
+		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+		p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &same);
+		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+	}
 	*outl = 0;
 	ct_drop(ctx);
 	ctx->state = MSG_IDLE;
@@ -843,6 +876,12 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
 
+	/* Generating an IV restarts the delegate's GCM state: bring it up to date first. */
+	if (ctx->state == MSG_ENGINE &&
+	    OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN) != NULL &&
+	    !replay(ctx))
+		return 0;
+
 	if (!ctx->sw->get_ctx_params(ctx->swctx, params))
 		return 0;
 	for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
@@ -885,8 +924,12 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 
 	if (params != NULL && params[0].key != NULL && ctx->state == MSG_ENGINE && !replay(ctx))
 		return 0;
-	if (!ctx->sw->set_ctx_params(ctx->swctx, params))
+	if (!ctx->sw->set_ctx_params(ctx->swctx, params)) {
+		/* The delegate applies parameters one by one: some may have taken. */
+		ctx->iv_ok = 0;
+		ctx->tls_fixed_ok = 0;
 		return 0;
+	}
 	shadow_params(ctx, params);
 	return 1;
 }

@@ -1962,6 +1962,9 @@ enum escript {
     E_IV_REUSE,
     E_NULL_IN,
     E_DEC_FINAL_TWICE,
+    E_ENGINE_DEC_AFTER_FINAL,
+    E_FAILED_REKEY,
+    E_TLS_FIXED_THEN_IV,
     E_N
 };
 static const char *const escript_names[E_N] = {
@@ -1971,7 +1974,8 @@ static const char *const escript_names[E_N] = {
     "iv-fixed-edges",    "ivgen-inv-errors",   "key-length",
     "small-iv-buffer",   "param-types",        "oneshot-no-tag",
     "copy-before-key",   "iv-reuse",           "null-input",
-    "decrypt-final-twice"};
+    "decrypt-final-twice", "engine-decrypt-after-final", "failed-rekey",
+    "tls-fixed-then-iv"};
 
 struct eshape {
     enum escript id;
@@ -2356,6 +2360,51 @@ static void err_script(const struct eshape *e, const EVP_CIPHER *c,
         m.tag = e->junk;
         msg_run(t, x, (int)(e->ivsel & 1), &m, "msg.");
         break;
+    case E_ENGINE_DEC_AFTER_FINAL:
+        /* Tag before the data (engine-eligible), then data after final. */
+        L_init(t, "enc.init", x, c, e->key, e->iv, 1);
+        m.out = ct;
+        msg_run(t, x, 1, &m, "enc.");
+        y = EVP_CIPHER_CTX_new();
+        L_init(t, "dec.init", y, c, e->key, e->iv, 0);
+        L_ctrl(t, "dec.SET_TAG(16)", y, EVP_CTRL_AEAD_SET_TAG, 16, tag, 0, 0);
+        L_update(t, "dec.aad", y, API_UPDATE, 0, NULL, e->aad, e->aadlen, 0, &ol);
+        L_update(t, "dec.data", y, API_UPDATE, 0, out, ct, e->len, 1, &ol);
+        L_final(t, "dec.final", y, API_UPDATE, 0);
+        L_update(t, "dec.data-after-final", y, API_UPDATE, 0, out, ct, e->len, 1,
+                 &ol);
+        L_final(t, "dec.final-again", y, API_UPDATE, 0);
+        break;
+    case E_FAILED_REKEY:
+        /* An init that fails on a parameter after taking a new key. */
+        L_init(t, "init(key)", x, c, e->key, e->iv, 1);
+        m.out = ct;
+        msg_run(t, x, 1, &m, "msg1.");
+        p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag2, 16);
+        p[1] = OSSL_PARAM_construct_end();
+        r = EVP_EncryptInit_ex2(x, NULL, e->key2, e->iv, p);
+        tr_log(t, "init(key2,iv,tag param)", r, -1, NULL, 0, 0);
+        L_init(t, "init(iv)", x, NULL, NULL, e->iv + 12, 1);
+        m.out = out;
+        msg_run(t, x, 1, &m, "msg2.");
+        break;
+    case E_TLS_FIXED_THEN_IV: {
+        /* A TLS fixed IV, then a whole IV: the record takes the new one. */
+        size_t rl = e->len + TLS_EIV + TLS_TAG;
+        unsigned char *rec = xmalloc(rl);
+        unsigned char hdr[TLS12_AAD];
+
+        memcpy(rec, e->junk, rl);
+        memcpy(hdr, e->junk, sizeof(hdr));
+        put_be16(hdr + 11, e->len + TLS_EIV);
+        L_init(t, "init(c,key)", x, c, e->key, NULL, 1);
+        L_ctrl(t, "SET_IV_FIXED(4)", x, EVP_CTRL_GCM_SET_IV_FIXED, 4, (void *)e->aad, 0, 0);
+        L_init(t, "init(iv)", x, NULL, NULL, e->iv, 1);
+        L_ctrl(t, "TLS1_AAD", x, EVP_CTRL_AEAD_TLS1_AAD, 13, hdr, 0, 0);
+        L_update(t, "record", x, API_CIPHER, 1, rec, rec, rl, 0, &ol);
+        free(rec);
+        break;
+    }
     case E_DEC_FINAL_TWICE:
     default:
         L_init(t, "enc.init", x, c, e->key, e->iv, 1);
@@ -2390,6 +2439,9 @@ static void case_errors(struct harness *h, struct rng *r)
     rng_fill(r, e.aad, sizeof(e.aad));
     e.len = rng_pct(r, 25) ? rng_range(r, ENGINE_MIN, ENGINE_MAX)
                            : rng_range(r, 0, 600);
+    if (e.id == E_ENGINE_DEC_AFTER_FINAL || e.id == E_FAILED_REKEY ||
+        e.id == E_TLS_FIXED_THEN_IV)
+        e.len = rng_range(r, ENGINE_MIN, ENGINE_MAX);
     switch (e.id) {
     case E_IVLEN: {
         static const size_t v[] = {12, 12, 1, 64, 128};
