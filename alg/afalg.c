@@ -13,6 +13,9 @@
 #include <unistd.h>
 #include <linux/if_alg.h>
 
+#include "../detect/detect.h"
+#include "engine.h"
+
 #ifndef AF_ALG
 #define AF_ALG 38
 #endif
@@ -355,3 +358,51 @@ err_errno:
 err:
 	return ret;
 }
+
+/* The AF_ALG backend behind the engine interface (alg/engine.h). */
+
+void eip93_engine_key_init(struct eip93_engine_key *k)
+{
+	eip93_afalg_key_init(&k->afalg);
+	k->priv = NULL;
+}
+
+static int be_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
+		   const unsigned char *key, size_t keylen)
+{
+	return eip93_afalg_key_open(&k->afalg, c->kalg, key, keylen, c->max_sockets,
+				    c->timeout_ms);
+}
+
+static void be_close(struct eip93_engine_key *k)
+{
+	eip93_afalg_key_close(&k->afalg);
+}
+
+static int be_is_open(const struct eip93_engine_key *k)
+{
+	return eip93_afalg_key_is_open(&k->afalg);
+}
+
+static int be_seal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
+{
+	return eip93_afalg_aead(&k->afalg, 1, m->iv, m->aad, m->aadlen, m->in, m->len, m->out,
+				m->tag);
+}
+
+static int be_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
+{
+	return eip93_afalg_aead(&k->afalg, 0, m->iv, m->aad, m->aadlen, m->in, m->len, m->out,
+				m->tag);
+}
+
+const struct eip93_engine_ops eip93_engine_afalg = {
+	.name = "af_alg",
+	.probe = eip93_kprobe_aead,
+	.key_open = be_open,
+	.key_close = be_close,
+	.key_is_open = be_is_open,
+	.seal = be_seal,
+	.open = be_unseal,
+	.resources = eip93_afalg_open_sockets,
+};

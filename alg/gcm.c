@@ -32,7 +32,7 @@
 #include <openssl/params.h>
 #include <openssl/proverr.h>
 
-#include "afalg.h"
+#include "engine.h"
 
 /* TLS 1.2 GCM record: 8-byte explicit IV, payload, 16-byte tag; 13-byte AAD. */
 #define TLS12_EXPLICIT_IV 8
@@ -53,21 +53,21 @@ struct gcm_ctx {
 	size_t keylen;
 	int key_set;
 	int key_failed;			/* failed its check: software for its lifetime */
-	struct eip93_afalg_key ak;
+	struct eip93_engine_key ek;
 
 	/* The current message. */
 	size_t ivlen;
 	unsigned char iv[EIP93_ROUTE_IVLEN];
 	int iv_ok;			/* iv[] is the IV the next data will use */
-	unsigned char tag[EIP93_AFALG_TAGLEN];
+	unsigned char tag[EIP93_ENGINE_TAGLEN];
 	size_t taglen_set;		/* decrypt: tag bytes set before any data */
 	unsigned char aad[EIP93_ROUTE_MAX_AAD];
 	size_t aadlen;			/* may exceed sizeof(aad): then not kept */
 	enum msg_state state;
 	unsigned char *ct;		/* engine message: its ciphertext, for a replay */
 	size_t ctlen;
-	unsigned char mtag[EIP93_AFALG_TAGLEN];	/* engine encrypt: this message's tag */
-	unsigned char etag[EIP93_AFALG_TAGLEN];	/* the last finished engine encryption's */
+	unsigned char mtag[EIP93_ENGINE_TAGLEN];	/* engine encrypt: this message's tag */
+	unsigned char etag[EIP93_ENGINE_TAGLEN];	/* the last finished engine encryption's */
 	/*
 	 * The delegate's tag buffer still holds the tag its final computed over
 	 * no data after an engine encryption.  The default provider answers tag
@@ -100,6 +100,17 @@ static OSSL_FUNC_cipher_set_ctx_params_fn gcm_set_ctx_params;
 static OSSL_FUNC_cipher_gettable_ctx_params_fn gcm_gettable_ctx_params;
 static OSSL_FUNC_cipher_settable_ctx_params_fn gcm_settable_ctx_params;
 
+/* One whole message through the engine backend; 0 or -errno. */
+static int eng_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+		    const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
+		    unsigned char *out, unsigned char *tag)
+{
+	const struct eip93_engine_ops *e = ctx->env->engine;
+	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag };
+
+	return enc ? e->seal(&ctx->ek, &m) : e->open(&ctx->ek, &m);
+}
+
 static void *gcm_newctx(void *provctx, enum eip93_keysize ks)
 {
 	struct eip93_alg_env *env = provctx;
@@ -111,7 +122,7 @@ static void *gcm_newctx(void *provctx, enum eip93_keysize ks)
 	ctx->env = env;
 	ctx->sw = &env->sw[ks];
 	ctx->ivlen = EIP93_ROUTE_IVLEN;
-	eip93_afalg_key_init(&ctx->ak);
+	eip93_engine_key_init(&ctx->ek);
 	ctx->swctx = ctx->sw->newctx(ctx->sw->provctx);
 	if (ctx->swctx == NULL) {
 		OPENSSL_free(ctx);
@@ -152,7 +163,7 @@ static void gcm_freectx(void *vctx)
 
 	if (ctx == NULL)
 		return;
-	eip93_afalg_key_close(&ctx->ak);
+	ctx->env->engine->key_close(&ctx->ek);
 	ct_drop(ctx);
 	ctx->sw->freectx(ctx->swctx);
 	OPENSSL_clear_free(ctx, sizeof(*ctx));
@@ -170,7 +181,7 @@ static void *gcm_dupctx(void *vctx)
 		return NULL;
 	*dst = *src;
 	/* The copy opens its own sockets when it needs them. */
-	eip93_afalg_key_init(&dst->ak);
+	eip93_engine_key_init(&dst->ek);
 	dst->ct = NULL;
 	if (src->ct != NULL) {
 		dst->ct = OPENSSL_memdup(src->ct, src->ctlen);
@@ -219,7 +230,7 @@ static void engine_error(struct gcm_ctx *ctx, int err, const char *where)
 	struct eip93_alg_env *env = ctx->env;
 	unsigned int n;
 
-	eip93_afalg_key_close(&ctx->ak);
+	ctx->env->engine->key_close(&ctx->ek);
 	eip93_stat_add(&env->stats->engine_errors, 1);
 	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
 	if (n >= EIP93_ENGINE_MAX_ERRORS && !atomic_exchange(&env->disable_claimed, 1)) {
@@ -234,7 +245,7 @@ static void engine_error(struct gcm_ctx *ctx, int err, const char *where)
 /* Hold no key: close its sockets and cleanse the copy. */
 static void key_forget(struct gcm_ctx *ctx)
 {
-	eip93_afalg_key_close(&ctx->ak);
+	ctx->env->engine->key_close(&ctx->ek);
 	OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
 	ctx->key_set = 0;
 	ctx->key_failed = 0;
@@ -289,19 +300,19 @@ static int key_check(struct gcm_ctx *ctx)
 	if (!ok)
 		return -ENOMEM;
 
-	ret = eip93_afalg_aead(&ctx->ak, 1, iv, aad, sizeof(aad), pt, sizeof(pt), ct_e, tag_e);
+	ret = eng_aead(ctx, 1, iv, aad, sizeof(aad), pt, sizeof(pt), ct_e, tag_e);
 	if (ret < 0)
 		return ret;
 	if (CRYPTO_memcmp(ct_e, ct_s, sizeof(ct_e)) != 0 ||
 	    CRYPTO_memcmp(tag_e, tag_s, sizeof(tag_e)) != 0)
 		return -EBADMSG;
-	ret = eip93_afalg_aead(&ctx->ak, 0, iv, aad, sizeof(aad), ct_e, sizeof(ct_e), back, tag_e);
+	ret = eng_aead(ctx, 0, iv, aad, sizeof(aad), ct_e, sizeof(ct_e), back, tag_e);
 	if (ret < 0)
 		return ret;
 	if (CRYPTO_memcmp(back, pt, sizeof(pt)) != 0)
 		return -EBADMSG;
 	tag_e[5] ^= 0x10;
-	ret = eip93_afalg_aead(&ctx->ak, 0, iv, aad, sizeof(aad), ct_e, sizeof(ct_e), back, tag_e);
+	ret = eng_aead(ctx, 0, iv, aad, sizeof(aad), ct_e, sizeof(ct_e), back, tag_e);
 	OPENSSL_cleanse(back, sizeof(back));
 	if (ret == -EBADMSG)
 		return 0;
@@ -313,15 +324,19 @@ static enum eip93_sw_reason key_ready(struct gcm_ctx *ctx)
 {
 	struct eip93_alg_env *env = ctx->env;
 	struct eip93_stats *st = env->stats;
+	struct eip93_engine_cfg cfg;
 	int r;
 
 	if (ctx->key_failed)
 		return EIP93_SW_KEYCHECK;
-	if (eip93_afalg_key_is_open(&ctx->ak))
+	if (env->engine->key_is_open(&ctx->ek))
 		return EIP93_SW_NONE;
-	r = eip93_afalg_key_open(&ctx->ak, env->kalg, ctx->key, ctx->keylen, env->max_sockets,
-				 env->timeout_ms);
-	if (r == -EMFILE && eip93_afalg_open_sockets() + 2 > env->max_sockets)
+	cfg.kalg = env->kalg;
+	cfg.max_sockets = env->max_sockets;
+	cfg.timeout_ms = env->timeout_ms;
+	cfg.libctx = env->libctx;
+	r = env->engine->key_open(&ctx->ek, &cfg, ctx->key, ctx->keylen);
+	if (r == -EMFILE && env->engine->resources() + 2 > env->max_sockets)
 		return EIP93_SW_SOCKCAP;
 	if (r < 0) {
 		engine_error(ctx, r, "open");
@@ -333,7 +348,7 @@ static enum eip93_sw_reason key_ready(struct gcm_ctx *ctx)
 		ctx->key_failed = 1;
 		eip93_stat_add(&st->key_checks_failed, 1);
 		if (r == -EBADMSG)
-			eip93_afalg_key_close(&ctx->ak);
+			ctx->env->engine->key_close(&ctx->ek);
 		else
 			engine_error(ctx, r, "key check");
 		return EIP93_SW_KEYCHECK;
@@ -393,9 +408,9 @@ static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
 			if (p->data == NULL || ctx->enc)
 				continue;
 			ctx->taglen_set = 0;
-			if (p->data_size == EIP93_AFALG_TAGLEN && ctx->state == MSG_IDLE) {
-				memcpy(ctx->tag, p->data, EIP93_AFALG_TAGLEN);
-				ctx->taglen_set = EIP93_AFALG_TAGLEN;
+			if (p->data_size == EIP93_ENGINE_TAGLEN && ctx->state == MSG_IDLE) {
+				memcpy(ctx->tag, p->data, EIP93_ENGINE_TAGLEN);
+				ctx->taglen_set = EIP93_ENGINE_TAGLEN;
 			}
 		} else if (k[0] == 'i' && strcmp(k, OSSL_CIPHER_PARAM_AEAD_IVLEN) == 0) {
 			if (OSSL_PARAM_get_size_t(p, &sz) && sz != ctx->ivlen) {
@@ -548,7 +563,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		/* In place, the engine writes to the copy first: the plaintext survives a failure. */
 		unsigned char *dst = in == out ? ct : out;
 
-		r = eip93_afalg_aead(&ctx->ak, 1, ctx->iv, ctx->aad, ctx->aadlen, in, len, dst,
+		r = eng_aead(ctx, 1, ctx->iv, ctx->aad, ctx->aadlen, in, len, dst,
 				     ctx->mtag);
 		if (r == 0) {
 			if (dst == ct)
@@ -558,7 +573,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		}
 	} else {
 		memcpy(ct, in, len);
-		r = eip93_afalg_aead(&ctx->ak, 0, ctx->iv, ctx->aad, ctx->aadlen, in, len, out,
+		r = eng_aead(ctx, 0, ctx->iv, ctx->aad, ctx->aadlen, in, len, out,
 				     ctx->tag);
 		if (r < 0 && in == out)
 			memcpy(out, ct, len); /* unauthenticated or partial output never stays */
@@ -676,7 +691,7 @@ static int tls12_encrypt(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	ERR_pop_to_mark();
 	memcpy(iv, ctx->tls_fixed, TLS12_FIXED_IV);
 	memcpy(iv + TLS12_FIXED_IV, rec, TLS12_EXPLICIT_IV);
-	r = eip93_afalg_aead(&ctx->ak, 1, iv, ctx->tls_aad, TLS12_AAD, body, len, buf, tag);
+	r = eng_aead(ctx, 1, iv, ctx->tls_aad, TLS12_AAD, body, len, buf, tag);
 	if (r == 0) {
 		memcpy(body, buf, len);
 		memcpy(body + len, tag, TLS12_TAG);
@@ -699,7 +714,7 @@ static int tls12_decrypt(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 		return -ENOMEM;
 	memcpy(iv, ctx->tls_fixed, TLS12_FIXED_IV);
 	memcpy(iv + TLS12_FIXED_IV, rec, TLS12_EXPLICIT_IV);
-	r = eip93_afalg_aead(&ctx->ak, 0, iv, ctx->tls_aad, TLS12_AAD, body, len, body,
+	r = eng_aead(ctx, 0, iv, ctx->tls_aad, TLS12_AAD, body, len, body,
 			     body + len);
 	if (r == 0)
 		tls12_sync(ctx, rec);

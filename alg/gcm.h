@@ -11,6 +11,7 @@
 
 #include <openssl/core.h>
 
+#include "engine.h"
 #include "route.h"
 #include "stats.h"
 #include "sw.h"
@@ -24,6 +25,8 @@ struct eip93_alg_env {
 	const struct eip93_sw_impl *sw;	/* [EIP93_NKEYSIZES] */
 	struct eip93_route_limits limits;
 	struct eip93_stats *stats;
+	const struct eip93_engine_ops *engine;	/* the backend eligible messages go to */
+	OSSL_LIB_CTX *libctx;		/* the delegate's library context */
 	char kalg[64];			/* kernel algorithm the gate bound */
 	unsigned int max_sockets;	/* process-wide AF_ALG socket cap */
 	unsigned int timeout_ms;	/* socket send/receive timeout */

@@ -134,13 +134,14 @@ static int gate_fips(const struct eip93_gate_input *in, struct eip93_gate *g)
 	return 1;
 }
 
-static void gate_kernel(struct eip93_gate *g)
+static void gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
+	int (*probe)(const char *) = in->probe != NULL ? in->probe : eip93_kprobe_aead;
 	static const char *const names[] = { EIP93_KALG_GENERIC, EIP93_KALG_LIB };
 	char e[2][96];
 
 	for (size_t i = 0; i < 2; i++) {
-		int r = eip93_kprobe_aead(names[i]);
+		int r = probe(names[i]);
 
 		if (r == 0) {
 			g->enabled = 1;
@@ -197,5 +198,5 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 	}
 	if (!gate_dt(in, out) || !gate_cpu(in, out) || !gate_fips(in, out))
 		return;
-	gate_kernel(out);
+	gate_kernel(in, out);
 }

@@ -29,6 +29,8 @@ struct eip93_gate_input {
 	const char *dt_path_override;	/* test hooks only: compatible bytes file */
 	int hwcap_override;		/* test hooks only: use @hwcap as aarch64 AT_HWCAP */
 	unsigned long hwcap;
+	/* The engine backend's bind probe: 0 or -errno (NULL: eip93_kprobe_aead). */
+	int (*probe)(const char *kalg);
 };
 
 enum eip93_switch { EIP93_SWITCH_UNSET = 0, EIP93_SWITCH_OFF, EIP93_SWITCH_INVALID };

@@ -162,6 +162,7 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		in.cfg_error = p->cfg_error[0] != '\0' ? p->cfg_error : NULL;
 		in.sw_error = p->sw_error[0] != '\0' ? p->sw_error : NULL;
 		in.openssl_fips = openssl_wants_fips(p);
+		in.probe = p->env.engine->probe;
 #ifdef EIP93_TEST_HOOKS
 		{
 			const char *hw = getenv("EIP93_TEST_HWCAP");
@@ -408,6 +409,17 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	}
 
 	p->env.sw = p->sw.impl;
+	p->env.libctx = p->sw.libctx;
+	p->env.engine = &eip93_engine_afalg;
+#ifdef EIP93_TEST_HOOKS
+	{
+		/* Test builds: EIP93_TEST_ENGINE=fake computes "engine" messages in user space. */
+		const char *e = getenv("EIP93_TEST_ENGINE");
+
+		if (e != NULL && strcmp(e, "fake") == 0)
+			p->env.engine = &eip93_engine_fake;
+	}
+#endif
 	p->env.limits.min_size = p->cfg.min_size;
 	p->env.limits.max_size = p->cfg.max_size;
 	p->env.stats = &p->stats;

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The engine interface: what the AES-GCM layer needs from whatever computes
+ * an eligible message (the shape of OpenSSL's PROV_GCM_HW).  A backend opens
+ * a key, seals (encrypts) or opens (decrypts) one whole message with a
+ * 12-byte IV and a 16-byte tag, and closes the key.  Backends return 0 or
+ * -errno and never touch OpenSSL's error stack; they know nothing of EVP,
+ * routing, replays or integrity checks, which live above them, once.
+ *
+ * Backends: AF_ALG (alg/afalg.c, the product) and, in test builds only, a
+ * user-space fake with fault injection (alg/fake.c).
+ */
+#ifndef EIP93_ENGINE_H
+#define EIP93_ENGINE_H
+
+#include <stddef.h>
+
+#include <openssl/types.h>
+
+#include "afalg.h"
+
+#define EIP93_ENGINE_IVLEN 12
+#define EIP93_ENGINE_TAGLEN 16
+#define EIP93_ENGINE_MAX_AAD 512
+
+/* What opening a key needs besides the key bytes. */
+struct eip93_engine_cfg {
+	const char *kalg;		/* kernel algorithm the gate bound */
+	unsigned int max_sockets;	/* process-wide cap on open AF_ALG sockets */
+	unsigned int timeout_ms;	/* socket send/receive timeout */
+	OSSL_LIB_CTX *libctx;		/* the delegate's library context (fake only) */
+};
+
+/* One key's backend state. */
+struct eip93_engine_key {
+	struct eip93_afalg_key afalg;	/* AF_ALG backend */
+	void *priv;			/* other backends */
+};
+
+/* One whole message: AAD and payload in, payload and (sealing) tag out. */
+struct eip93_engine_msg {
+	const unsigned char *iv;	/* EIP93_ENGINE_IVLEN bytes */
+	const unsigned char *aad;
+	size_t aadlen;			/* at most EIP93_ENGINE_MAX_AAD */
+	const unsigned char *in;	/* may equal out */
+	unsigned char *out;
+	size_t len;
+	unsigned char *tag;		/* seal: written; open: read */
+};
+
+struct eip93_engine_ops {
+	const char *name;
+	/* Does @kalg bind?  0 or -errno; holds nothing afterwards. */
+	int (*probe)(const char *kalg);
+	/* Open @key; 0, -EMFILE at the socket cap, or -errno. */
+	int (*key_open)(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
+			const unsigned char *key, size_t keylen);
+	/* Idempotent; cleanses what the backend holds of the key. */
+	void (*key_close)(struct eip93_engine_key *k);
+	int (*key_is_open)(const struct eip93_engine_key *k);
+	/* Encrypt: writes m->out and m->tag.  On failure m->in is untouched
+	 * unless it equals m->out. */
+	int (*seal)(struct eip93_engine_key *k, const struct eip93_engine_msg *m);
+	/* Decrypt: -EBADMSG when the tag is wrong (m->out then holds
+	 * unauthenticated bytes that must never be released). */
+	int (*open)(struct eip93_engine_key *k, const struct eip93_engine_msg *m);
+	/* Sockets (or their stand-ins) this process holds now, for the cap. */
+	unsigned int (*resources)(void);
+};
+
+/* eip93_engine_key_init() - a closed key of any backend. */
+void eip93_engine_key_init(struct eip93_engine_key *k);
+
+extern const struct eip93_engine_ops eip93_engine_afalg;
+
+#ifdef EIP93_TEST_HOOKS
+/*
+ * Test builds only: AES-GCM computed in user space, with the failures the
+ * AF_ALG backend can meet injected on demand (alg/fake.h).
+ */
+extern const struct eip93_engine_ops eip93_engine_fake;
+#endif
+
+#endif /* EIP93_ENGINE_H */

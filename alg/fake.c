@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Test builds only: the software fake of the engine (see fake.h).  Each key
+ * holds a copy of its bytes and a fetched AES-GCM; a message computes the
+ * CTR keystream (AES-GCM over zeros), lets the fault plan change it, and
+ * then produces exactly what the kernel's gcm_base would with that
+ * keystream: sealing, ciphertext = plaintext XOR keystream and the tag over
+ * that ciphertext; opening, the tag checked over the input ciphertext and
+ * plaintext = ciphertext XOR keystream.
+ */
+#include "fake.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include "engine.h"
+
+#define BLOCK 16
+
+struct fake_key {
+	unsigned char key[32];
+	size_t keylen;
+	EVP_CIPHER *gcm;
+};
+
+static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct eip93_fake_plan plan;	/* site NONE: no faults */
+static unsigned long site_calls;	/* calls at plan.site since the plan was set */
+static int plan_from_env_done;
+static atomic_ulong n_probes, n_opens, n_seals, n_unseals, n_faults, n_keys;
+
+void eip93_fake_set_plan(const struct eip93_fake_plan *p)
+{
+	pthread_mutex_lock(&plan_lock);
+	memset(&plan, 0, sizeof(plan));
+	if (p != NULL)
+		plan = *p;
+	site_calls = 0;
+	plan_from_env_done = 1;
+	atomic_store(&n_probes, 0);
+	atomic_store(&n_opens, 0);
+	atomic_store(&n_seals, 0);
+	atomic_store(&n_unseals, 0);
+	atomic_store(&n_faults, 0);
+	pthread_mutex_unlock(&plan_lock);
+}
+
+void eip93_fake_get_stats(struct eip93_fake_stats *s)
+{
+	s->probes = atomic_load(&n_probes);
+	s->opens = atomic_load(&n_opens);
+	s->seals = atomic_load(&n_seals);
+	s->unseals = atomic_load(&n_unseals);
+	s->faults = atomic_load(&n_faults);
+	s->open_keys = atomic_load(&n_keys);
+}
+
+static int parse_enum(const char *v, size_t n, const char *const *names, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (names[i] != NULL && strlen(names[i]) == n && strncmp(v, names[i], n) == 0)
+			return i;
+	return -1;
+}
+
+int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
+{
+	static const char *const sites[] = { "none", "probe", "open", "seal", "unseal", "data" };
+	static const char *const kinds[] = { "errno", "short", "badmsg", "keystream", "nowrite" };
+
+	memset(p, 0, sizeof(*p));
+	while (*s != '\0') {
+		const char *eq = strchr(s, '='), *end = strchr(s, ',');
+		size_t vlen;
+		char *num_end;
+		long num;
+
+		if (end == NULL)
+			end = s + strlen(s);
+		if (eq == NULL || eq > end)
+			return -EINVAL;
+		vlen = (size_t)(end - eq - 1);
+		num = strtol(eq + 1, &num_end, 0);
+#define KEY(k) ((size_t)(eq - s) == strlen(k) && strncmp(s, k, strlen(k)) == 0)
+		if (KEY("site")) {
+			int v = parse_enum(eq + 1, vlen, sites, 6);
+
+			if (v < 0)
+				return -EINVAL;
+			p->site = (enum eip93_fake_site)v;
+		} else if (KEY("kind")) {
+			int v = parse_enum(eq + 1, vlen, kinds, 5);
+
+			if (v < 0)
+				return -EINVAL;
+			p->kind = (enum eip93_fake_kind)v;
+		} else if (num_end != end) {
+			return -EINVAL;
+		} else if (KEY("err")) {
+			p->err = (int)num;
+		} else if (KEY("nth")) {
+			p->nth = (unsigned long)num;
+		} else if (KEY("every")) {
+			p->every = num != 0;
+		} else if (KEY("block")) {
+			p->block = num;
+		} else if (KEY("count")) {
+			p->count = (unsigned long)num;
+		} else if (KEY("mask")) {
+			p->mask = (unsigned char)num;
+		} else {
+			return -EINVAL;
+		}
+#undef KEY
+		s = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Does this call at @site fail or go wrong?  Copies the plan into @out. */
+static int planned(enum eip93_fake_site site, struct eip93_fake_plan *out)
+{
+	int hit = 0;
+
+	pthread_mutex_lock(&plan_lock);
+	if (!plan_from_env_done) {
+		const char *v = getenv("EIP93_TEST_FAKE");
+
+		plan_from_env_done = 1;
+		if (v != NULL && eip93_fake_parse(v, &plan) < 0)
+			memset(&plan, 0, sizeof(plan));
+	}
+	if (plan.site == site ||
+	    (plan.site == EIP93_FAKE_DATA && (site == EIP93_FAKE_SEAL || site == EIP93_FAKE_UNSEAL))) {
+		unsigned long nth = plan.nth == 0 ? 1 : plan.nth;
+
+		site_calls++;
+		hit = plan.every ? site_calls >= nth : site_calls == nth;
+		*out = plan;
+	}
+	pthread_mutex_unlock(&plan_lock);
+	if (hit)
+		atomic_fetch_add(&n_faults, 1);
+	return hit;
+}
+
+static int fake_probe(const char *kalg)
+{
+	struct eip93_fake_plan p;
+
+	atomic_fetch_add(&n_probes, 1);
+	if (planned(EIP93_FAKE_PROBE, &p))
+		return p.kind == EIP93_FAKE_ERRNO && p.err != 0 ? -p.err : -ENOENT;
+	return strncmp(kalg, "gcm_base(ctr(aes-eip93),", 24) == 0 ? 0 : -ENOENT;
+}
+
+static void fake_close(struct eip93_engine_key *k)
+{
+	struct fake_key *fk = k->priv;
+
+	if (fk == NULL)
+		return;
+	EVP_CIPHER_free(fk->gcm);
+	OPENSSL_clear_free(fk, sizeof(*fk));
+	k->priv = NULL;
+	atomic_fetch_sub(&n_keys, 1);
+}
+
+static unsigned int fake_resources(void)
+{
+	return (unsigned int)atomic_load(&n_keys) * 2; /* as AF_ALG: two sockets a key */
+}
+
+static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
+		     const unsigned char *key, size_t keylen)
+{
+	static const char *const names[] = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" };
+	struct eip93_fake_plan p;
+	struct fake_key *fk;
+	unsigned long cur;
+
+	fake_close(k);
+	atomic_fetch_add(&n_opens, 1);
+	if (keylen != 16 && keylen != 24 && keylen != 32)
+		return -EINVAL;
+	if (planned(EIP93_FAKE_OPEN, &p))
+		return -(p.err != 0 ? p.err : EIO);
+	cur = atomic_load(&n_keys);
+	do {
+		if ((cur + 1) * 2 > c->max_sockets)
+			return -EMFILE;
+	} while (!atomic_compare_exchange_weak(&n_keys, &cur, cur + 1));
+	fk = OPENSSL_zalloc(sizeof(*fk));
+	if (fk != NULL)
+		fk->gcm = EVP_CIPHER_fetch(c->libctx, names[keylen / 8 - 2], NULL);
+	if (fk == NULL || fk->gcm == NULL) {
+		OPENSSL_free(fk);
+		atomic_fetch_sub(&n_keys, 1);
+		return -ENOMEM;
+	}
+	memcpy(fk->key, key, keylen);
+	fk->keylen = keylen;
+	k->priv = fk;
+	return 0;
+}
+
+static int fake_is_open(const struct eip93_engine_key *k)
+{
+	return k->priv != NULL;
+}
+
+/* AES-GCM encryption of @in into @out (may alias) with @aad; the tag into @tag. */
+static int gcm_seal(const struct fake_key *fk, const unsigned char *iv, const unsigned char *aad,
+		    size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
+		    unsigned char *tag)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n, ok;
+
+	ok = c != NULL && EVP_EncryptInit_ex2(c, fk->gcm, fk->key, iv, NULL) &&
+	     (aadlen == 0 || EVP_EncryptUpdate(c, NULL, &n, aad, (int)aadlen)) &&
+	     (len == 0 || EVP_EncryptUpdate(c, out, &n, in, (int)len)) &&
+	     EVP_EncryptFinal_ex(c, out, &n) &&
+	     EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, EIP93_ENGINE_TAGLEN, tag);
+	EVP_CIPHER_CTX_free(c);
+	return ok ? 0 : -ENOMEM;
+}
+
+/* AES-GCM decryption; 0, -EBADMSG or -ENOMEM. */
+static int gcm_unseal(const struct fake_key *fk, const unsigned char *iv,
+		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
+		      unsigned char *out, const unsigned char *tag)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n, ok;
+
+	ok = c != NULL && EVP_DecryptInit_ex2(c, fk->gcm, fk->key, iv, NULL) &&
+	     (aadlen == 0 || EVP_DecryptUpdate(c, NULL, &n, aad, (int)aadlen)) &&
+	     (len == 0 || EVP_DecryptUpdate(c, out, &n, in, (int)len)) &&
+	     EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, EIP93_ENGINE_TAGLEN, (void *)tag);
+	if (!ok) {
+		EVP_CIPHER_CTX_free(c);
+		return -ENOMEM;
+	}
+	ok = EVP_DecryptFinal_ex(c, out + len, &n);
+	EVP_CIPHER_CTX_free(c);
+	return ok ? 0 : -EBADMSG;
+}
+
+/*
+ * The keystream difference the plan puts in @d (len bytes, zero = correct
+ * keystream): KEYSTREAM XORs the mask into the first byte of each chosen
+ * block; NOWRITE cancels the keystream there (@ks: the true keystream).
+ */
+static void keystream_fault(const struct eip93_fake_plan *p, const unsigned char *ks,
+			    unsigned char *d, size_t len)
+{
+	size_t nblocks = (len + BLOCK - 1) / BLOCK, first, last;
+	long b = p->block < 0 ? (long)nblocks + p->block : p->block;
+
+	if (nblocks == 0 || b < 0 || (size_t)b >= nblocks)
+		return;
+	first = (size_t)b;
+	last = p->count == 0 || first + p->count > nblocks ? nblocks : first + p->count;
+	for (size_t i = first; i < last; i++) {
+		size_t off = i * BLOCK, n = len - off < BLOCK ? len - off : BLOCK;
+
+		if (p->kind == EIP93_FAKE_NOWRITE)
+			memcpy(d + off, ks + off, n);
+		else
+			d[off] ^= p->mask != 0 ? p->mask : 0x01;
+	}
+}
+
+static void scribble(unsigned char *out, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		out[i] = (unsigned char)(0xa5 ^ i);
+}
+
+static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
+{
+	const struct fake_key *fk = k->priv;
+	unsigned char *tmp = NULL, *ks = NULL, *d = NULL, scratch[BLOCK];
+	struct eip93_fake_plan p;
+	int r, hit;
+
+	atomic_fetch_add(enc ? &n_seals : &n_unseals, 1);
+	if (fk == NULL)
+		return -EBADF;
+	if (m->aadlen > EIP93_ENGINE_MAX_AAD)
+		return -EINVAL;
+	hit = planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
+	if (hit && p.kind == EIP93_FAKE_ERRNO) {
+		scribble(m->out, m->len);
+		return -(p.err != 0 ? p.err : EIO);
+	}
+	if (hit && p.kind == EIP93_FAKE_SHORT) {
+		scribble(m->out, m->len / 2);
+		return -EIO;
+	}
+	tmp = OPENSSL_malloc(m->len + BLOCK);
+	ks = OPENSSL_zalloc(m->len + BLOCK);
+	d = OPENSSL_zalloc(m->len + BLOCK);
+	r = -ENOMEM;
+	if (tmp == NULL || ks == NULL || d == NULL)
+		goto out;
+	if (hit && (p.kind == EIP93_FAKE_KEYSTREAM || p.kind == EIP93_FAKE_NOWRITE)) {
+		/* The true keystream: AES-GCM over zeros. */
+		r = gcm_seal(fk, m->iv, NULL, 0, d, m->len, ks, scratch);
+		if (r < 0)
+			goto out;
+		keystream_fault(&p, ks, d, m->len);
+	}
+	if (enc) {
+		/* Ciphertext with the engine's keystream; the tag over that ciphertext. */
+		for (size_t i = 0; i < m->len; i++)
+			tmp[i] = m->in[i] ^ d[i];
+		r = gcm_seal(fk, m->iv, m->aad, m->aadlen, tmp, m->len, tmp, m->tag);
+		if (r == 0)
+			memcpy(m->out, tmp, m->len);
+	} else {
+		r = gcm_unseal(fk, m->iv, m->aad, m->aadlen, m->in, m->len, tmp, m->tag);
+		if (r == 0 && hit && p.kind == EIP93_FAKE_BADMSG)
+			r = -EBADMSG;
+		for (size_t i = 0; i < m->len; i++)
+			m->out[i] = tmp[i] ^ d[i];
+		if (r == -EBADMSG)
+			scribble(m->out, m->len); /* unauthenticated: make any release visible */
+	}
+out:
+	OPENSSL_clear_free(tmp, m->len + BLOCK);
+	OPENSSL_clear_free(ks, m->len + BLOCK);
+	OPENSSL_clear_free(d, m->len + BLOCK);
+	return r;
+}
+
+static int fake_seal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
+{
+	return fake_msg(k, m, 1);
+}
+
+static int fake_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
+{
+	return fake_msg(k, m, 0);
+}
+
+const struct eip93_engine_ops eip93_engine_fake = {
+	.name = "fake",
+	.probe = fake_probe,
+	.key_open = fake_open,
+	.key_close = fake_close,
+	.key_is_open = fake_is_open,
+	.seal = fake_seal,
+	.open = fake_unseal,
+	.resources = fake_resources,
+};

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Test builds only: a software fake of the engine behind alg/engine.h.  It
+ * computes AES-GCM in user space (the delegate's library context) the way the
+ * kernel's hybrid does: a CTR keystream applied to the payload and GHASH over
+ * the ciphertext that results.  A fault plan injects what the AF_ALG backend
+ * can meet: an errno at a step, a short read, a tag the "kernel" rejects, a
+ * wrong keystream in chosen blocks (the output is then wrong *and*
+ * authenticates, as with a real keystream fault), output never written.
+ *
+ * The plan comes from eip93_fake_set_plan() (programs that link alg/
+ * directly, e.g. the fuzzer) or, once, from the environment variable
+ * EIP93_TEST_FAKE (programs that load eip93.so), e.g.
+ *   EIP93_TEST_FAKE="site=seal,kind=keystream,nth=3,every=1,block=-1"
+ * keys: site (probe|open|seal|unseal|data), kind (errno|short|badmsg|
+ * keystream|nowrite), err (errno value), nth (first faulty call at the
+ * site, 1-based), every (1: every call from nth on), block (first block,
+ * negative counts from the end), count (blocks; 0 = to the end), mask (XOR
+ * byte for keystream faults).
+ */
+#ifndef EIP93_FAKE_H
+#define EIP93_FAKE_H
+
+#ifdef EIP93_TEST_HOOKS
+
+enum eip93_fake_site {
+	EIP93_FAKE_NONE = 0,
+	EIP93_FAKE_PROBE,	/* the gate's bind probe */
+	EIP93_FAKE_OPEN,	/* opening a key */
+	EIP93_FAKE_SEAL,	/* an encryption */
+	EIP93_FAKE_UNSEAL,	/* a decryption */
+	EIP93_FAKE_DATA,	/* either */
+};
+
+enum eip93_fake_kind {
+	EIP93_FAKE_ERRNO = 0,	/* fail with -err; the output is scribbled on */
+	EIP93_FAKE_SHORT,	/* half the output written, then -EIO */
+	EIP93_FAKE_BADMSG,	/* decryption: -EBADMSG although the tag is right */
+	EIP93_FAKE_KEYSTREAM,	/* keystream XOR mask in the chosen blocks; succeeds */
+	EIP93_FAKE_NOWRITE,	/* keystream zero in the chosen blocks (output = input); succeeds */
+};
+
+struct eip93_fake_plan {
+	enum eip93_fake_site site;
+	enum eip93_fake_kind kind;
+	int err;		/* EIP93_FAKE_ERRNO: positive errno (default EIO) */
+	unsigned long nth;	/* first faulty call at the site (1-based; 0 = 1) */
+	int every;		/* 1: every call from nth on; 0: only the nth */
+	long block;		/* first block (16 bytes) hit; negative: from the end */
+	unsigned long count;	/* blocks hit; 0 = from block to the end */
+	unsigned char mask;	/* keystream XOR (0 = 0x01) */
+};
+
+struct eip93_fake_stats {
+	unsigned long probes, opens, seals, unseals;
+	unsigned long faults;	/* calls the plan made fail or go wrong */
+	unsigned long open_keys;
+};
+
+/* eip93_fake_set_plan() - replace the plan (NULL: no faults); restarts call counting. */
+void eip93_fake_set_plan(const struct eip93_fake_plan *p);
+
+/* eip93_fake_parse() - parse the EIP93_TEST_FAKE syntax; 0 or -EINVAL. */
+int eip93_fake_parse(const char *s, struct eip93_fake_plan *p);
+
+/* eip93_fake_get_stats() - calls so far (since the last plan). */
+void eip93_fake_get_stats(struct eip93_fake_stats *s);
+
+#endif /* EIP93_TEST_HOOKS */
+#endif /* EIP93_FAKE_H */
