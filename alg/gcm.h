@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 #include <openssl/core.h>
+#include <openssl/types.h>
 
 #include "engine.h"
 #include "route.h"
@@ -30,8 +31,11 @@ struct eip93_alg_env {
 	char kalg[64];			/* kernel algorithm the gate bound */
 	unsigned int max_sockets;	/* process-wide AF_ALG socket cap */
 	unsigned int timeout_ms;	/* socket send/receive timeout */
+	unsigned int max_faults;	/* wrong engine results after which it is off */
 	atomic_int engine_available;	/* gate open and engine not disabled */
 	atomic_uint consecutive_errors;	/* AF_ALG errors since the last success */
+	atomic_uint faults;		/* wrong engine results so far (never reset) */
+	_Atomic(EVP_CIPHER *) ecb[EIP93_NKEYSIZES];	/* AES-ECB for the integrity check */
 	atomic_int disable_claimed;	/* the one thread that writes the reason */
 	atomic_int engine_disabled;	/* set (release) once the reason is written */
 	char disabled_reason[192];
@@ -42,7 +46,16 @@ struct eip93_alg_env {
 
 /* Consecutive AF_ALG errors after which the engine is off for the process. */
 #define EIP93_ENGINE_MAX_ERRORS 8
+/*
+ * Wrong engine results (a failed known-answer check, a failed integrity check,
+ * a tag the engine refused that software accepts) after which the engine is
+ * off for the process: the default of env->max_faults.
+ */
+#define EIP93_ENGINE_MAX_FAULTS 5
 
 extern const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24];
+
+/* eip93_alg_env_free() - release what the cipher code cached in @env. */
+void eip93_alg_env_free(struct eip93_alg_env *env);
 
 #endif /* EIP93_GCM_H */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+/* The routing rule (see route.h): the only place that decides engine or software. */
 #include "route.h"
 
 #include <stdint.h>
@@ -17,13 +18,17 @@ enum eip93_sw_reason eip93_route(const struct eip93_route_limits *lim,
 {
 	if (!m->engine_available)
 		return EIP93_SW_GATE;
+	if (!m->key_set)
+		return EIP93_SW_KEY;
 	if (m->ivlen != EIP93_ROUTE_IVLEN)
 		return EIP93_SW_NONCE;
+	if (m->tls ? !m->tls_ok : !m->iv_usable)
+		return m->tls ? EIP93_SW_TLS : EIP93_SW_IV;
 	if (!m->enc && m->taglen != EIP93_ROUTE_TAGLEN)
 		return EIP93_SW_TAG;
 	if (m->aadlen > EIP93_ROUTE_MAX_AAD)
 		return EIP93_SW_AAD;
-	if (m->len < lim->min_size || m->len > lim->max_size)
+	if (m->len < lim->min_size || m->len > lim->max_size || !m->room)
 		return EIP93_SW_SIZE;
 	if (eip93_route_overlap(m->in, m->out, m->len))
 		return EIP93_SW_OVERLAP;
@@ -37,15 +42,19 @@ const char *eip93_sw_reason_name(enum eip93_sw_reason r)
 	static const char *const names[EIP93_SW_NREASONS] = {
 		[EIP93_SW_NONE] = "engine",
 		[EIP93_SW_GATE] = "gate",
-		[EIP93_SW_SIZE] = "size",
+		[EIP93_SW_KEY] = "key",
 		[EIP93_SW_NONCE] = "nonce",
+		[EIP93_SW_IV] = "iv",
+		[EIP93_SW_TLS] = "tls",
 		[EIP93_SW_TAG] = "tag",
 		[EIP93_SW_AAD] = "aad",
+		[EIP93_SW_SIZE] = "size",
 		[EIP93_SW_OVERLAP] = "overlap",
 		[EIP93_SW_KEYCHECK] = "key-check",
+		[EIP93_SW_SOCKCAP] = "socket-cap",
 		[EIP93_SW_ERROR] = "error",
 		[EIP93_SW_REPLAY] = "replay",
-		[EIP93_SW_SOCKCAP] = "socket-cap",
+		[EIP93_SW_FAULT] = "fault",
 	};
 
 	if ((unsigned int)r >= EIP93_SW_NREASONS)

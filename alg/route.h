@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The one routing decision: engine or software, per message.
+ * The one routing decision: engine or software, per message, and why.
  *
  * Pure: it looks only at the facts it is given, so host tests can drive it
- * through every shape.  Called once per message (at the first data update or
- * at a TLS 1.2 record); the answer is kept in the cipher context.
+ * through every shape.  Every input that can send a message to software is a
+ * field of struct eip93_route_msg, and every such reason is an
+ * enum eip93_sw_reason; nothing else in the provider decides.  Called once
+ * per message (at the first data, or per TLS 1.2 record); the answer is kept
+ * in the cipher context.  The reasons that only running the engine can show
+ * (socket cap, errors, replays, integrity faults) are the last four.
  */
 #ifndef EIP93_ROUTE_H
 #define EIP93_ROUTE_H
@@ -15,15 +19,19 @@
 enum eip93_sw_reason {
 	EIP93_SW_NONE = 0,
 	EIP93_SW_GATE,		/* engine not available in this process */
-	EIP93_SW_SIZE,		/* payload outside [min-size, max-size] */
+	EIP93_SW_KEY,		/* no usable key in the context */
 	EIP93_SW_NONCE,		/* IV length other than 12 */
+	EIP93_SW_IV,		/* not an IV we can reproduce, or already used */
+	EIP93_SW_TLS,		/* TLS 1.2 record the engine cannot take as it stands */
 	EIP93_SW_TAG,		/* decrypt without a 16-byte tag set before the data */
 	EIP93_SW_AAD,		/* more than EIP93_ROUTE_MAX_AAD bytes of AAD */
+	EIP93_SW_SIZE,		/* payload outside [min-size, max-size], or no room for it */
 	EIP93_SW_OVERLAP,	/* input and output partially overlap */
-	EIP93_SW_KEYCHECK,	/* this key failed its known-answer check */
-	EIP93_SW_ERROR,		/* an AF_ALG error sent the message back */
-	EIP93_SW_REPLAY,	/* left the engine mid-message by a replay */
+	EIP93_SW_KEYCHECK,	/* this key failed its known-answer check or an integrity check */
 	EIP93_SW_SOCKCAP,	/* process-wide socket cap reached */
+	EIP93_SW_ERROR,		/* an engine error sent the message back */
+	EIP93_SW_REPLAY,	/* left the engine mid-message by a replay */
+	EIP93_SW_FAULT,		/* the engine's result failed its integrity check */
 	EIP93_SW_NREASONS
 };
 
@@ -40,13 +48,18 @@ struct eip93_route_limits {
 };
 
 struct eip93_route_msg {
-	int engine_available;	/* gate open, engine not disabled */
-	int key_failed;		/* the key failed its check earlier */
+	int engine_available;	/* gate open, engine not switched off */
+	int key_set;		/* the context holds a key */
+	int key_failed;		/* the key failed a check earlier */
 	int enc;		/* 1 encrypt, 0 decrypt */
 	size_t ivlen;
+	int iv_usable;		/* generic message: the IV is known and unused (shadow state) */
+	int tls;		/* a TLS 1.2 record (explicit IV || payload || tag) */
+	int tls_ok;		/* its preconditions: fixed IV and record AAD known, in place */
 	size_t taglen;		/* decrypt: tag length set before the data, 0 if none */
 	size_t aadlen;
 	size_t len;		/* payload bytes of the whole message */
+	int room;		/* the output buffer can take the payload */
 	const unsigned char *in;
 	const unsigned char *out;
 };
@@ -54,8 +67,8 @@ struct eip93_route_msg {
 /**
  * eip93_route() - where does this message go?
  *
- * Return: EIP93_SW_NONE for the engine, otherwise the first reason (in the
- * order of enum eip93_sw_reason) that sends it to software.
+ * Return: EIP93_SW_NONE for the engine, otherwise the first reason, in the
+ * order of enum eip93_sw_reason, that sends it to software.
  */
 enum eip93_sw_reason eip93_route(const struct eip93_route_limits *lim,
 				 const struct eip93_route_msg *m);

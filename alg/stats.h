@@ -18,6 +18,7 @@ struct eip93_stats {
 	_Atomic uint64_t key_checks_passed;
 	_Atomic uint64_t key_checks_failed;
 	_Atomic uint64_t engine_errors;
+	_Atomic uint64_t engine_faults;	/* wrong results caught: key checks, integrity checks */
 };
 
 static inline void eip93_stat_add(_Atomic uint64_t *c, uint64_t n)

@@ -2,11 +2,13 @@
 /* Resolve the software delegate's AES-GCM dispatch tables. */
 #include "sw.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
 #include <strings.h>
 
 #include <openssl/evp.h>
+#include <openssl/params.h>
 #include <openssl/provider.h>
 
 const char *const eip93_gcm_names[EIP93_NKEYSIZES] = {
@@ -110,6 +112,25 @@ static int fill_impl(struct eip93_sw_impl *impl, const OSSL_DISPATCH *d)
 
 #undef TAKE
 
+/*
+ * Is this delegate an eip93 provider itself, whatever name loaded it?  Its
+ * functions live in this very module (the same eip93.so loaded again under
+ * another name), or it answers the parameter only eip93 answers (a copy).
+ */
+static int is_self(const OSSL_PROVIDER *prov, const struct eip93_sw_impl *impl)
+{
+	const char *marker = NULL;
+	OSSL_PARAM p[2];
+	Dl_info a, b;
+
+	if (dladdr((const void *)impl->newctx, &a) != 0 &&
+	    dladdr((const void *)&is_self, &b) != 0 && a.dli_fbase == b.dli_fbase)
+		return 1;
+	p[0] = OSSL_PARAM_construct_utf8_ptr(EIP93_SW_SELF_PARAM, (char **)&marker, 0);
+	p[1] = OSSL_PARAM_construct_end();
+	return OSSL_PROVIDER_get_params(prov, p) && marker != NULL;
+}
+
 static int resolve_one(struct eip93_sw_lib *lib, const char *name, const char *propq,
 		       struct eip93_sw_impl *impl)
 {
@@ -130,6 +151,8 @@ static int resolve_one(struct eip93_sw_lib *lib, const char *name, const char *p
 		impl->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
 		impl->names = a->algorithm_names;
 		ret = fill_impl(impl, a->implementation);
+		if (ret == 0 && is_self(prov, impl))
+			ret = -EINVAL;
 		break;
 	}
 	if (algs != NULL)

@@ -48,7 +48,8 @@ struct eip93_sw_lib {
  * @propq: property query for the delegate ("provider=default" by default)
  * @self: this provider's name; a query naming it is refused
  *
- * Return: 0, -EINVAL (query names this provider or does not parse),
+ * Return: 0, -EINVAL (query names this provider, resolves to an eip93
+ * provider under any name, or does not parse),
  * -ENOENT (no implementation matches), -ENOSYS (an implementation lacks a
  * required function) or -ENOMEM.  On failure @lib is left closed.
  */
@@ -56,6 +57,9 @@ int eip93_sw_open(struct eip93_sw_lib *lib, const char *propq, const char *self)
 
 /* eip93_sw_close() - release what eip93_sw_open() built. */
 void eip93_sw_close(struct eip93_sw_lib *lib);
+
+/* A provider that answers this parameter is an eip93 provider: never a delegate. */
+#define EIP93_SW_SELF_PARAM "eip93-gate"
 
 /* Canonical names of the three ciphers, indexed by enum eip93_keysize. */
 extern const char *const eip93_gcm_names[EIP93_NKEYSIZES];

@@ -227,7 +227,11 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN("eip93-key-checks-passed", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-key-checks-failed", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-engine-errors", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-engine-faults", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "gate", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "key", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "iv", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "tls", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "size", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "nonce", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "tag", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
@@ -237,6 +241,7 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "error", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "replay", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "socket-cap", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "fault", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_END
 };
 
@@ -305,7 +310,8 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 	    !set_u64(params, "eip93-engine-bytes", &st->engine_bytes) ||
 	    !set_u64(params, "eip93-key-checks-passed", &st->key_checks_passed) ||
 	    !set_u64(params, "eip93-key-checks-failed", &st->key_checks_failed) ||
-	    !set_u64(params, "eip93-engine-errors", &st->engine_errors))
+	    !set_u64(params, "eip93-engine-errors", &st->engine_errors) ||
+	    !set_u64(params, "eip93-engine-faults", &st->engine_faults))
 		return 0;
 	q = OSSL_PARAM_locate(params, "eip93-software-messages");
 	if (q != NULL) {
@@ -336,6 +342,7 @@ static void eip93_teardown(void *provctx)
 
 	if (p == NULL)
 		return;
+	eip93_alg_env_free(&p->env);
 	if (p->sw.libctx != NULL)
 		eip93_sw_close(&p->sw);
 	CRYPTO_THREAD_lock_free(p->gate_lock);
@@ -401,7 +408,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		snprintf(p->sw_error, sizeof(p->sw_error),
 			 "software delegate: no AES-GCM for fallback-properties \"%s\" (%s)",
 			 p->cfg.fallback_propq,
-			 r == -EINVAL ? "the query names this provider or does not parse" :
+			 r == -EINVAL ? "it resolves to an eip93 provider or does not parse" :
 			 r == -ENOSYS ? "implementation incomplete" : "not found");
 		raise_error(p, EIP93_R_NO_DELEGATE, __func__, "%s", p->sw_error);
 	} else {
@@ -425,6 +432,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.stats = &p->stats;
 	p->env.max_sockets = p->cfg.max_sockets;
 	p->env.timeout_ms = p->cfg.timeout_ms;
+	p->env.max_faults = EIP93_ENGINE_MAX_FAULTS;
 	p->env.on_first_engine = activation_notice;
 	*out = eip93_dispatch;
 	*provctx = p;

@@ -3,9 +3,9 @@
 # The provider loaded from openssl.cnf by the `openssl` command: it shows up
 # in `openssl list -providers -verbose`, and a bad or "off" configuration is
 # reported (key and value named) while the application keeps working.
-# usage: cli-config.sh OPENSSL MODULES_DIR VERSION
+# usage: cli-config.sh OPENSSL MODULES_DIR VERSION HOOKS_MODULES_DIR DATA_DIR
 set -euo pipefail
-openssl=$1 moddir=$2 version=$3
+openssl=$1 moddir=$2 version=$3 hooksdir=$4 data=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -48,6 +48,17 @@ expect bad-cross "$(conf bad-cross 'min-size = 40000')" \
   'invalid config: min-size = 40000 is above max-size = 32768'
 expect self-fallback "$(conf self-fallback 'fallback-properties = provider=eip93')" \
   'software delegate: no AES-GCM for fallback-properties "provider=eip93"'
+# The same module loaded under another section name must still refuse itself as its
+# delegate.  The test-hooks build with its gate open (and the fake engine) offers
+# ciphers, so only that refusal keeps it from delegating to itself.
+renamed=$tmp/renamed.cnf
+printf '%s\n' 'openssl_conf = openssl_init' '[openssl_init]' 'providers = provider_sect' \
+  '[provider_sect]' 'default = default_sect' 'myeip = myeip_sect' '[default_sect]' 'activate = 1' \
+  '[myeip_sect]' "module = $hooksdir/eip93.so" 'fallback-properties = provider=eip93' \
+  'activate = 1' >"$renamed"
+EIP93_TEST_DT_PATH=$data/dt-an7581.bin EIP93_TEST_HWCAP=0 EIP93_TEST_ENGINE=fake \
+moddir=$hooksdir expect renamed-self-fallback "$renamed" "  myeip" \
+  'software delegate: no AES-GCM for fallback-properties "provider=eip93" (it resolves to an eip93 provider'
 expect enable-no "$(conf enable-no 'enable = no')" 'switched off by config (enable = no)'
 EIP93_PROVIDER=off expect env-off "$(conf env-off)" 'switched off by EIP93_PROVIDER=off'
 

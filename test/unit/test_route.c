@@ -13,6 +13,9 @@ static struct eip93_route_msg eligible(int enc)
 
 	memset(&m, 0, sizeof(m));
 	m.engine_available = 1;
+	m.key_set = 1;
+	m.iv_usable = 1;
+	m.room = 1;
 	m.enc = enc;
 	m.ivlen = 12;
 	m.taglen = enc ? 0 : 16;
@@ -85,6 +88,40 @@ static void test_reasons(void)
 	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_TAG);
 }
 
+/* Every other input that can send a message to software, and their order. */
+static void test_inputs(void)
+{
+	struct eip93_route_msg m;
+
+	m = eligible(1);
+	m.key_set = 0;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEY);
+	m.engine_available = 0;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_GATE);
+	m = eligible(0);
+	m.iv_usable = 0;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_IV);
+	m.ivlen = 16;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONCE);
+	m.key_set = 0;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEY);
+	/* A TLS 1.2 record is judged by its own preconditions, not the generic IV. */
+	m = eligible(1);
+	m.tls = 1;
+	m.iv_usable = 0;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_TLS);
+	m.tls_ok = 1;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+	m.ivlen = 8;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONCE);
+	/* No room for the output: the delegate reports it, from software. */
+	m = eligible(1);
+	m.room = 0;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+	m.aadlen = 600;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_AAD);
+}
+
 static void test_overlap(void)
 {
 	static unsigned char buf[65536];
@@ -126,6 +163,8 @@ static void test_names(void)
 {
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_SIZE), "size") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_SOCKCAP), "socket-cap") == 0);
+	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_FAULT), "fault") == 0);
+	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_IV), "iv") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_NREASONS), "unknown") == 0);
 	for (int r = 0; r < EIP93_SW_NREASONS; r++)
 		CHECK(strcmp(eip93_sw_reason_name(r), "unknown") != 0);
@@ -135,6 +174,7 @@ int main(void)
 {
 	test_eligible();
 	test_reasons();
+	test_inputs();
 	test_overlap();
 	test_limits();
 	test_names();

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The cipher context's key: kept for the lazy engine open, verified by a
+ * known-answer check when its engine key opens, forgotten (cleansed) when
+ * replaced.  Also where engine outcomes are accounted: messages, errors
+ * classified by what they say about the engine, and faults (wrong results),
+ * repeated ones switching the engine off for the process.
+ */
+#include "ctx.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#define KAT_LEN 16384		/* the shape of a full TLS record */
+#define KAT_SHORT 512		/* the bad-tag check's message */
+#define KAT_PAGE 4096
+#define KAT_BEFORE_PAGE 96	/* the message starts this far before a page boundary */
+#define KAT_AAD 13
+
+void eip93_count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
+{
+	eip93_stat_add(&ctx->env->stats->sw_by_reason[r], 1); /* the total is their sum */
+}
+
+void eip93_count_engine(struct gcm_ctx *ctx, size_t len)
+{
+	struct eip93_stats *st = ctx->env->stats;
+
+	atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+	eip93_stat_add(&st->engine_messages, 1);
+	eip93_stat_add(&st->engine_bytes, len);
+}
+
+/* The engine's message left it by a replay: it counts once, as software. */
+void eip93_count_replay(struct gcm_ctx *ctx, size_t len)
+{
+	struct eip93_stats *st = ctx->env->stats;
+
+	atomic_fetch_sub_explicit(&st->engine_messages, 1, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&st->engine_bytes, len, memory_order_relaxed);
+	eip93_count_sw(ctx, EIP93_SW_REPLAY);
+}
+
+/* Switch the engine off for the process; the first caller writes why. */
+static void engine_disable(struct eip93_alg_env *env, const char *fmt, unsigned int n,
+			   const char *where, const char *what)
+{
+	if (atomic_exchange(&env->disable_claimed, 1))
+		return;
+	BIO_snprintf(env->disabled_reason, sizeof(env->disabled_reason), fmt, n, where, what);
+	atomic_store(&env->engine_available, 0);
+	atomic_store_explicit(&env->engine_disabled, 1, memory_order_release);
+}
+
+/*
+ * Errors that say nothing about the engine: the process is short of memory
+ * or descriptors, or handed a bad buffer.  The message goes to software; the
+ * engine keeps its standing.
+ */
+static int resource_error(int err)
+{
+	return err == -ENOMEM || err == -ENOBUFS || err == -EMFILE || err == -ENFILE ||
+	       err == -EFAULT;
+}
+
+enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const char *where)
+{
+	struct eip93_alg_env *env = ctx->env;
+	unsigned int n;
+
+	if (resource_error(err))
+		return EIP93_SW_ERROR;
+	env->engine->key_close(&ctx->key.ek);
+	eip93_stat_add(&env->stats->engine_errors, 1);
+	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
+	if (n >= EIP93_ENGINE_MAX_ERRORS)
+		engine_disable(env, "engine: %u consecutive AF_ALG errors (last: %s: %s); "
+			       "software only for this process", n, where, strerror(-err));
+	return EIP93_SW_ERROR;
+}
+
+void eip93_engine_fault(struct gcm_ctx *ctx, const char *what)
+{
+	struct eip93_alg_env *env = ctx->env;
+	unsigned int n;
+
+	ctx->key.failed = 1;
+	env->engine->key_close(&ctx->key.ek);
+	eip93_stat_add(&env->stats->engine_faults, 1);
+	n = atomic_fetch_add(&env->faults, 1) + 1;
+	if (n >= env->max_faults)
+		engine_disable(env, "engine: %u wrong results (last: %s: %s); "
+			       "software only for this process", n, "fault", what);
+}
+
+int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+		      const unsigned char *aad, size_t aadlen, const unsigned char *in,
+		      size_t len, unsigned char *out, unsigned char *tag)
+{
+	const struct eip93_engine_ops *e = ctx->env->engine;
+	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag };
+
+	return enc ? e->seal(&ctx->key.ek, &m) : e->open(&ctx->key.ek, &m);
+}
+
+void eip93_key_forget(struct gcm_ctx *ctx)
+{
+	ctx->env->engine->key_close(&ctx->key.ek);
+	eip93_verify_key_free(ctx);
+	OPENSSL_cleanse(ctx->key.bytes, sizeof(ctx->key.bytes));
+	ctx->key.set = 0;
+	ctx->key.failed = 0;
+}
+
+void eip93_key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen)
+{
+	struct gcm_key *k = &ctx->key;
+
+	if (k->set && keylen == k->len && keylen <= sizeof(k->bytes) &&
+	    CRYPTO_memcmp(key, k->bytes, keylen) == 0)
+		return; /* same key: keep the verified engine key */
+	eip93_key_forget(ctx);
+	if (keylen == 16 || keylen == 24 || keylen == 32) {
+		memcpy(k->bytes, key, keylen);
+		k->len = keylen;
+		k->set = 1;
+	}
+}
+
+/* AES-GCM encryption by the delegate, for the known answers. */
+static int sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
+		   const unsigned char *in, size_t len, unsigned char *out, unsigned char *tag)
+{
+	const struct eip93_sw_impl *sw = ctx->sw;
+	OSSL_PARAM p[2];
+	size_t n = 0, n2 = 0;
+	void *t = sw->newctx(sw->provctx);
+	int ok;
+
+	if (t == NULL)
+		return 0;
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag,
+						 EIP93_ENGINE_TAGLEN);
+	p[1] = OSSL_PARAM_construct_end();
+	ok = sw->einit(t, ctx->key.bytes, ctx->key.len, iv, EIP93_ENGINE_IVLEN, NULL) &&
+	     sw->update(t, NULL, &n, KAT_AAD, aad, KAT_AAD) && sw->update(t, out, &n, len, in, len) &&
+	     sw->final(t, out + n, &n2, 0) && sw->get_ctx_params(t, p);
+	sw->freectx(t);
+	return ok;
+}
+
+/*
+ * The known answers: a 16 KiB message in place across a page boundary (the
+ * shape of real traffic) sealed by the engine and compared with the
+ * delegate, opened back in place, and a 512-byte message whose tag has one
+ * bit flipped, which must be refused.  Three engine calls.  Returns 0,
+ * -EBADMSG (a wrong answer) or the engine's -errno.
+ */
+static int key_check(struct gcm_ctx *ctx)
+{
+	unsigned char aad[KAT_AAD], iv[EIP93_ENGINE_IVLEN], tag_e[16], tag_s[16], tag_short[16];
+	unsigned char back[KAT_SHORT], *raw, *buf, *ref;
+	size_t rawlen = 2 * KAT_LEN + 3 * KAT_PAGE;
+	int ret;
+
+	raw = OPENSSL_malloc(rawlen);
+	if (raw == NULL)
+		return -ENOMEM;
+	buf = raw + KAT_PAGE - ((uintptr_t)raw % KAT_PAGE) + KAT_PAGE - KAT_BEFORE_PAGE;
+	ref = buf + KAT_LEN + KAT_BEFORE_PAGE;
+	for (size_t i = 0; i < KAT_LEN; i++)
+		buf[i] = (unsigned char)(i * 7 + 3);
+	for (size_t i = 0; i < sizeof(aad); i++)
+		aad[i] = (unsigned char)(0xa0 + i);
+	for (size_t i = 0; i < sizeof(iv); i++)
+		iv[i] = (unsigned char)(0x5c ^ i);
+
+	ret = -ENOMEM;
+	if (!sw_seal(ctx, iv, aad, buf, KAT_LEN, ref, tag_s) ||
+	    !sw_seal(ctx, iv, aad, buf, KAT_SHORT, back, tag_short))
+		goto out;
+	ret = eip93_engine_aead(ctx, 1, iv, aad, KAT_AAD, buf, KAT_LEN, buf, tag_e);
+	if (ret < 0)
+		goto out;
+	ret = -EBADMSG;
+	if (CRYPTO_memcmp(buf, ref, KAT_LEN) != 0 || CRYPTO_memcmp(tag_e, tag_s, 16) != 0)
+		goto out;
+	ret = eip93_engine_aead(ctx, 0, iv, aad, KAT_AAD, buf, KAT_LEN, buf, tag_e);
+	if (ret < 0)
+		goto out;
+	for (size_t i = 0; i < KAT_LEN; i++) {
+		if (buf[i] != (unsigned char)(i * 7 + 3)) {
+			ret = -EBADMSG;
+			goto out;
+		}
+	}
+	tag_short[5] ^= 0x10;
+	ret = eip93_engine_aead(ctx, 0, iv, aad, KAT_AAD, ref, KAT_SHORT, back, tag_short);
+	ret = ret == -EBADMSG ? 0 : ret < 0 ? ret : -EBADMSG;
+out:
+	OPENSSL_cleanse(back, sizeof(back));
+	OPENSSL_clear_free(raw, rawlen);
+	return ret;
+}
+
+enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
+{
+	struct eip93_alg_env *env = ctx->env;
+	struct eip93_stats *st = env->stats;
+	struct eip93_engine_cfg cfg;
+	int r;
+
+	if (ctx->key.failed)
+		return EIP93_SW_KEYCHECK;
+	if (env->engine->key_is_open(&ctx->key.ek))
+		return EIP93_SW_NONE;
+	cfg.kalg = env->kalg;
+	cfg.max_sockets = env->max_sockets;
+	cfg.timeout_ms = env->timeout_ms;
+	cfg.libctx = env->libctx;
+	r = env->engine->key_open(&ctx->key.ek, &cfg, ctx->key.bytes, ctx->key.len);
+	if (r == -EMFILE && env->engine->resources() + 2 > env->max_sockets)
+		return EIP93_SW_SOCKCAP;
+	if (r < 0)
+		return eip93_engine_failed(ctx, r, "open");
+	r = eip93_verify_key_init(ctx);
+	if (r == 0)
+		r = key_check(ctx);
+	if (r == -EBADMSG) {
+		/* A wrong answer: this key stays in software, and the engine is suspect. */
+		eip93_stat_add(&st->key_checks_failed, 1);
+		eip93_engine_fault(ctx, "known-answer check");
+		return EIP93_SW_KEYCHECK;
+	}
+	if (r < 0) {
+		if (resource_error(r)) {
+			env->engine->key_close(&ctx->key.ek); /* tried again at the next message */
+			return EIP93_SW_ERROR;
+		}
+		ctx->key.failed = 1;
+		eip93_stat_add(&st->key_checks_failed, 1);
+		eip93_engine_failed(ctx, r, "key check");
+		return EIP93_SW_KEYCHECK;
+	}
+	eip93_stat_add(&st->key_checks_passed, 1);
+	atomic_store_explicit(&env->consecutive_errors, 0, memory_order_relaxed);
+	if (env->on_first_engine != NULL && !atomic_exchange(&env->first_engine_done, 1))
+		env->on_first_engine(env);
+	return EIP93_SW_NONE;
+}

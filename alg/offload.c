@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * An engine message.  Its first data runs as one engine operation; the
+ * delegate has seen the IV, the AAD and the parameters, but not the data.
+ * The context keeps the message's ciphertext so that, if anything follows
+ * that one operation cannot express (more data, AAD after data, a parameter
+ * change), the message leaves the engine by a replay: the delegate processes
+ * that ciphertext and reaches exactly the state software alone would have.
+ * Every engine result is verified (verify.c) before it is released; errors,
+ * wrong results and refused tags restore the input and give the message to
+ * the delegate, so a caller sees exactly the default provider's behaviour.
+ */
+#include "ctx.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/params.h>
+
+/* engine_data(): the engine's result failed its integrity check. */
+#define ENGINE_WRONG 1
+
+/* Drop the message's copy; it holds plaintext (cleanse first) after an in-place replay. */
+static void ct_free(struct gcm_ctx *ctx, int plain)
+{
+	if (ctx->ct != NULL) {
+		if (plain)
+			OPENSSL_clear_free(ctx->ct, ctx->ctlen);
+		else
+			OPENSSL_free(ctx->ct);
+	}
+	ctx->ct = NULL;
+	ctx->ctlen = 0;
+}
+
+void eip93_offload_drop(struct gcm_ctx *ctx)
+{
+	ct_free(ctx, 0);
+}
+
+int eip93_offload_set_delegate_tag(struct gcm_ctx *ctx, const unsigned char *tag)
+{
+	const struct eip93_sw_impl *sw = ctx->sw;
+	OSSL_PARAM p[2];
+	int ok, back;
+
+	/* Only decrypt mode takes a tag; the direction is restored whatever happens. */
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, (void *)tag,
+						 EIP93_ENGINE_TAGLEN);
+	p[1] = OSSL_PARAM_construct_end();
+	ERR_set_mark();
+	ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) && sw->set_ctx_params(ctx->swctx, p);
+	back = sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
+	ERR_pop_to_mark();
+	return ok && back;
+}
+
+int eip93_offload_replay(struct gcm_ctx *ctx)
+{
+	const struct eip93_sw_impl *sw = ctx->sw;
+	size_t n = 0;
+	int ok, back = 1;
+
+	if (ctx->sh.msg != EIP93_MSG_ENGINE)
+		return 1;
+	/*
+	 * An encryption replays in decrypt mode over its ciphertext (GHASH
+	 * covers the ciphertext either way and the counter advances the same),
+	 * then returns to encrypt mode even when the middle step failed.
+	 */
+	if (ctx->sh.enc) {
+		ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) &&
+		     sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
+		back = sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
+	} else {
+		ok = sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
+	}
+	eip93_count_replay(ctx, ctx->ctlen);
+	ct_free(ctx, 1); /* it holds plaintext now */
+	eip93_shadow_ev(ctx, EIP93_EV_REPLAY, NULL, 0);
+	return ok && back;
+}
+
+/*
+ * One engine operation over the first data of a message, verified.  Keeps
+ * the ciphertext for a replay.  Unless it returns 0, the caller's input is
+ * as it was, nothing the engine wrote is in a place the caller will read
+ * from, and the delegate has seen nothing of the data.
+ * Return: 0, ENGINE_WRONG, or -errno (-EBADMSG: the engine refused the tag).
+ */
+static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in,
+		       size_t len)
+{
+	const unsigned char *iv = ctx->sh.iv;
+	unsigned char *ct = OPENSSL_malloc(len);
+	int r;
+
+	if (ct == NULL)
+		return -ENOMEM;
+	if (ctx->sh.enc) {
+		/* In place, the engine writes to the copy: the plaintext survives anything. */
+		unsigned char *dst = in == out ? ct : out;
+
+		r = eip93_engine_aead(ctx, 1, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, dst,
+				      ctx->mtag);
+		if (r == 0 && eip93_verify_keystream(ctx, iv, in, dst, len) != 0)
+			r = ENGINE_WRONG;
+		if (r != 0) {
+			OPENSSL_clear_free(ct, len); /* may hold plaintext ("wrote nothing") */
+			return r;
+		}
+		if (dst == ct)
+			memcpy(out, ct, len);
+		else
+			memcpy(ct, out, len);
+	} else {
+		memcpy(ct, in, len);
+		r = eip93_engine_aead(ctx, 0, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, out,
+				      ctx->sh.tag);
+		if (r == 0 && eip93_verify_keystream(ctx, iv, ct, out, len) != 0)
+			r = ENGINE_WRONG;
+		if (r != 0) {
+			if (in == out)
+				memcpy(out, ct, len); /* unverified plaintext never stays */
+			OPENSSL_free(ct); /* ciphertext only */
+			return r;
+		}
+	}
+	ctx->ct = ct;
+	ctx->ctlen = len;
+	return 0;
+}
+
+/* The routing facts of a generic message whose first data is @in/@out. */
+static void route_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m,
+			const unsigned char *out, size_t outsize, const unsigned char *in, size_t inl)
+{
+	memset(m, 0, sizeof(*m));
+	m->engine_available = atomic_load_explicit(&ctx->env->engine_available,
+						   memory_order_relaxed);
+	m->key_set = ctx->key.set;
+	m->key_failed = ctx->key.failed;
+	m->enc = ctx->sh.enc;
+	m->ivlen = ctx->sh.ivlen;
+	m->iv_usable = eip93_shadow_iv_usable(&ctx->sh);
+	m->taglen = ctx->sh.taglen;
+	m->aadlen = ctx->sh.aadlen;
+	m->len = inl;
+	m->room = outsize >= inl; /* the delegate reports a short buffer itself */
+	m->in = in;
+	m->out = out;
+}
+
+/* The reason a message without data ends in software (counted at its final). */
+enum eip93_sw_reason eip93_offload_reason_empty(const struct gcm_ctx *ctx)
+{
+	struct eip93_route_msg m;
+
+	route_facts(ctx, &m, NULL, 0, NULL, 0);
+	return eip93_route(&ctx->env->limits, &m);
+}
+
+int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *out,
+			     size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
+{
+	struct eip93_route_msg m;
+	enum eip93_sw_reason r;
+	int e, ok;
+
+	route_facts(ctx, &m, out, outsize, in, inl);
+	r = eip93_route(&ctx->env->limits, &m);
+	if (r == EIP93_SW_NONE)
+		r = eip93_key_ready(ctx);
+	if (r == EIP93_SW_NONE) {
+		e = engine_data(ctx, out, in, inl);
+		if (e == 0) {
+			eip93_count_engine(ctx, inl);
+			eip93_shadow_ev(ctx, EIP93_EV_ENGINE, NULL, inl);
+			*outl = inl;
+			return 1;
+		}
+		if (e == ENGINE_WRONG) {
+			eip93_engine_fault(ctx, "keystream check of a message");
+			r = EIP93_SW_FAULT;
+		} else if (e == -EBADMSG) {
+			/* The delegate decides, as it would have; if it accepts, the engine was wrong. */
+			ctx->engine_rejected = 1;
+			r = EIP93_SW_REPLAY;
+			atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+		} else {
+			r = eip93_engine_failed(ctx, e, "data");
+		}
+	}
+	eip93_count_sw(ctx, r);
+	ok = sw_op(ctx->swctx, out, outl, outsize, in, inl);
+	eip93_shadow_ev(ctx, EIP93_EV_DATA, NULL, inl);
+	return ok;
+}
+
+int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+	int ok;
+
+	/* The delegate's final moves its state machine on; its tag saw no data. */
+	ERR_set_mark();
+	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
+	ERR_pop_to_mark();
+	if (ctx->sh.enc && ok) {
+		/* Its tag buffer gets the engine's tag, as its own final would have left it. */
+		ok = eip93_offload_set_delegate_tag(ctx, ctx->mtag);
+	} else if (!ctx->sh.enc) {
+		/*
+		 * Its final failed (it saw no data), which leaves its IV usable;
+		 * after a final the default provider refuses more data until a
+		 * new IV.  Changing the IV length and back marks the IV used
+		 * and touches nothing else.
+		 */
+		OSSL_PARAM p[2];
+		size_t other = EIP93_ROUTE_IVLEN + 4, same = EIP93_ROUTE_IVLEN;
+
+		p[1] = OSSL_PARAM_construct_end();
+		p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &other);
+		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+		p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &same);
+		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+		ok = 1; /* decrypting, the engine verified the tag */
+	}
+	*outl = 0;
+	ct_free(ctx, 0);
+	eip93_shadow_ev(ctx, EIP93_EV_FINAL, NULL, 0);
+	return ok;
+}

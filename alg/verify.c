@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The integrity check of every engine result (SPEC "Integrity of every
+ * engine message").  The engine computes only the CTR keystream; GHASH runs
+ * over whatever ciphertext results, so a wrong keystream gives output that
+ * is wrong and still authenticates.  Before anything the engine wrote is
+ * released, the keystream of the first and last 16-byte blocks and of one
+ * block chosen at random per message is recomputed here (AES of the GCM
+ * counter blocks IV || 2+i with the key we hold) and compared with what the
+ * engine produced: input XOR output.  Faults that hit the message edges or
+ * every block are always caught; one middle block alone is caught with
+ * probability 1/(blocks - 2).
+ */
+#include "ctx.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/rand.h>
+
+#define BLK 16
+#define SAMPLES 3
+
+static const char *const ecb_names[] = { "AES-128-ECB", "AES-192-ECB", "AES-256-ECB" };
+
+/* The fetched AES-ECB for a key length, once per provider instance. */
+static EVP_CIPHER *ecb_cipher(struct eip93_alg_env *env, size_t keylen)
+{
+	size_t i = keylen / 8 - 2;
+	EVP_CIPHER *c = atomic_load_explicit(&env->ecb[i], memory_order_acquire), *expect = NULL;
+
+	if (c != NULL)
+		return c;
+	c = EVP_CIPHER_fetch(env->libctx, ecb_names[i], NULL);
+	if (c == NULL)
+		return NULL;
+	if (!atomic_compare_exchange_strong(&env->ecb[i], &expect, c)) {
+		EVP_CIPHER_free(c); /* another thread was first */
+		return expect;
+	}
+	return c;
+}
+
+int eip93_verify_key_init(struct gcm_ctx *ctx)
+{
+	struct gcm_key *k = &ctx->key;
+	EVP_CIPHER *c = ecb_cipher(ctx->env, k->len);
+
+	eip93_verify_key_free(ctx);
+	if (c == NULL)
+		return -ENOMEM;
+	k->ecb = EVP_CIPHER_CTX_new();
+	if (k->ecb == NULL || !EVP_EncryptInit_ex2(k->ecb, c, k->bytes, NULL, NULL) ||
+	    !EVP_CIPHER_CTX_set_padding(k->ecb, 0)) {
+		eip93_verify_key_free(ctx);
+		return -ENOMEM;
+	}
+	if (RAND_bytes_ex(ctx->env->libctx, (unsigned char *)&k->rng, sizeof(k->rng), 0) <= 0)
+		k->rng = (uint64_t)(uintptr_t)ctx ^ (uint64_t)time(NULL);
+	k->rng |= 1; /* xorshift never leaves zero */
+	return 0;
+}
+
+void eip93_verify_key_free(struct gcm_ctx *ctx)
+{
+	EVP_CIPHER_CTX_free(ctx->key.ecb); /* cleanses its key schedule */
+	ctx->key.ecb = NULL;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv,
+			   const unsigned char *a, const unsigned char *b, size_t len)
+{
+	unsigned char ctr[SAMPLES * BLK], ks[SAMPLES * BLK];
+	size_t nblocks = (len + BLK - 1) / BLK, idx[SAMPLES], n = 0;
+	unsigned char diff = 0;
+	int outl = 0;
+
+	if (nblocks == 0)
+		return 0;
+	if (ctx->key.ecb == NULL)
+		return -ENOMEM;
+	idx[n++] = 0;
+	if (nblocks > 1)
+		idx[n++] = nblocks - 1;
+	if (nblocks > 2)
+		idx[n++] = 1 + (size_t)(next_rand(&ctx->key.rng) % (nblocks - 2));
+	for (size_t s = 0; s < n; s++) {
+		uint32_t c = (uint32_t)(2 + idx[s]);
+
+		memcpy(ctr + s * BLK, iv, EIP93_ENGINE_IVLEN);
+		ctr[s * BLK + 12] = (unsigned char)(c >> 24);
+		ctr[s * BLK + 13] = (unsigned char)(c >> 16);
+		ctr[s * BLK + 14] = (unsigned char)(c >> 8);
+		ctr[s * BLK + 15] = (unsigned char)c;
+	}
+	if (!EVP_EncryptUpdate(ctx->key.ecb, ks, &outl, ctr, (int)(n * BLK)) ||
+	    outl != (int)(n * BLK))
+		return -ENOMEM;
+	for (size_t s = 0; s < n; s++) {
+		size_t off = idx[s] * BLK, m = len - off < BLK ? len - off : BLK;
+
+		for (size_t i = 0; i < m; i++)
+			diff |= (unsigned char)(a[off + i] ^ b[off + i] ^ ks[s * BLK + i]);
+	}
+	OPENSSL_cleanse(ks, sizeof(ks));
+	return diff == 0 ? 0 : -EBADMSG;
+}
