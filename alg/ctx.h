@@ -65,8 +65,11 @@ int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		      const unsigned char *aad, size_t aadlen, const unsigned char *in,
 		      size_t len, unsigned char *out, unsigned char *tag);
 
-/* verify.c: 0 when the sampled keystream blocks match, -EBADMSG when not, -ENOMEM. */
-int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv,
+/*
+ * verify.c: does @a XOR @b (input and the engine's output, @b the buffer it
+ * wrote) show the right keystream in the sampled blocks?  0, -EBADMSG, -ENOMEM.
+ */
+int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv, size_t aadlen,
 			   const unsigned char *a, const unsigned char *b, size_t len);
 int eip93_verify_key_init(struct gcm_ctx *ctx);
 void eip93_verify_key_free(struct gcm_ctx *ctx);

@@ -32,6 +32,7 @@ struct eip93_alg_env {
 	unsigned int max_sockets;	/* process-wide AF_ALG socket cap */
 	unsigned int timeout_ms;	/* socket send/receive timeout */
 	unsigned int max_faults;	/* wrong engine results after which it is off */
+	int verify;			/* check every engine result (test builds may turn it off) */
 	atomic_int engine_available;	/* gate open and engine not disabled */
 	atomic_uint consecutive_errors;	/* AF_ALG errors since the last success */
 	atomic_uint faults;		/* wrong engine results so far (never reset) */
@@ -51,7 +52,7 @@ struct eip93_alg_env {
  * a tag the engine refused that software accepts) after which the engine is
  * off for the process: the default of env->max_faults.
  */
-#define EIP93_ENGINE_MAX_FAULTS 5
+#define EIP93_ENGINE_MAX_FAULTS 8
 
 extern const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24];
 

@@ -105,7 +105,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 
 		r = eip93_engine_aead(ctx, 1, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, dst,
 				      ctx->mtag);
-		if (r == 0 && eip93_verify_keystream(ctx, iv, in, dst, len) != 0)
+		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, in, dst, len) != 0)
 			r = ENGINE_WRONG;
 		if (r != 0) {
 			OPENSSL_clear_free(ct, len); /* may hold plaintext ("wrote nothing") */
@@ -119,7 +119,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		memcpy(ct, in, len);
 		r = eip93_engine_aead(ctx, 0, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, out,
 				      ctx->sh.tag);
-		if (r == 0 && eip93_verify_keystream(ctx, iv, ct, out, len) != 0)
+		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, ct, out, len) != 0)
 			r = ENGINE_WRONG;
 		if (r != 0) {
 			if (in == out)

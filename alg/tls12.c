@@ -76,7 +76,7 @@ static int record_seal(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	}
 	r = eip93_engine_aead(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, buf,
 			      tag);
-	if (r == 0 && eip93_verify_keystream(ctx, iv, body, buf, len) != 0)
+	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), body, buf, len) != 0)
 		r = WRONG;
 	if (r == 0) {
 		memcpy(body, buf, len);
@@ -103,7 +103,7 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 		return -ENOMEM;
 	r = eip93_engine_aead(ctx, 0, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, body,
 			      body + len);
-	if (r == 0 && eip93_verify_keystream(ctx, iv, copy, body, len) != 0)
+	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
 		r = WRONG;
 	if (r == 0)
 		sync_delegate(ctx, rec);

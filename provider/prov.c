@@ -425,6 +425,10 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 
 		if (e != NULL && strcmp(e, "fake") == 0)
 			p->env.engine = &eip93_engine_fake;
+		/* The benchmark's unchecked instance: what the integrity check costs. */
+		e = getenv("EIP93_TEST_VERIFY");
+		if (e != NULL && strcmp(e, "off") == 0)
+			p->env.verify = 0;
 	}
 #endif
 	p->env.limits.min_size = p->cfg.min_size;
@@ -433,6 +437,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.max_sockets = p->cfg.max_sockets;
 	p->env.timeout_ms = p->cfg.timeout_ms;
 	p->env.max_faults = EIP93_ENGINE_MAX_FAULTS;
+	p->env.verify = 1;
 	p->env.on_first_engine = activation_notice;
 	*out = eip93_dispatch;
 	*provctx = p;

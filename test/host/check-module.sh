@@ -15,12 +15,14 @@ for so in "$release" "$hooks"; do
   if [ "$syms" = "OSSL_provider_init " ]; then ok "$so exports only OSSL_provider_init"
   else bad "$so exports: $syms"; fi
 done
-if grep -q -a -e EIP93_TEST_DT_PATH -e EIP93_TEST_HWCAP -e EIP93_TEST_FAULT "$release"; then
+if grep -q -a -e EIP93_TEST_DT_PATH -e EIP93_TEST_HWCAP -e EIP93_TEST_FAULT \
+     -e EIP93_TEST_ENGINE -e EIP93_TEST_VERIFY -e EIP93_TEST_FAKE "$release"; then
   bad "release build contains a test hook"
 else ok "release build contains no test hook"; fi
 if grep -q -a EIP93_TEST_DT_PATH "$hooks" && grep -q -a EIP93_TEST_HWCAP "$hooks" &&
-   grep -q -a EIP93_TEST_FAULT "$hooks"; then
-  ok "hooks build contains the hooks and the fault seam"
+   grep -q -a EIP93_TEST_FAULT "$hooks" && grep -q -a EIP93_TEST_ENGINE "$hooks" &&
+   grep -q -a EIP93_TEST_VERIFY "$hooks"; then
+  ok "hooks build contains the hooks, the fault seam and the fake engine"
 else bad "hooks build lacks a hook"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
