@@ -71,6 +71,28 @@ static int parse_enum(const char *v, size_t n, const char *const *names, int cou
 	return -1;
 }
 
+#define KEY(s, eq, k) ((size_t)((eq) - (s)) == strlen(k) && strncmp((s), (k), strlen(k)) == 0)
+
+/* A numeric key = value; 0 or -EINVAL (unknown key). */
+static int set_num(struct eip93_fake_plan *p, const char *s, const char *eq, long num)
+{
+	if (KEY(s, eq, "err"))
+		p->err = (int)num;
+	else if (KEY(s, eq, "nth"))
+		p->nth = (unsigned long)num;
+	else if (KEY(s, eq, "every"))
+		p->every = num != 0;
+	else if (KEY(s, eq, "block"))
+		p->block = num;
+	else if (KEY(s, eq, "count"))
+		p->count = (unsigned long)num;
+	else if (KEY(s, eq, "mask"))
+		p->mask = (unsigned char)num;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 {
 	static const char *const sites[] = { "none", "probe", "open", "seal", "unseal", "data" };
@@ -82,6 +104,7 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 		size_t vlen;
 		char *num_end;
 		long num;
+		int v;
 
 		if (end == NULL)
 			end = s + strlen(s);
@@ -89,41 +112,25 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 			return -EINVAL;
 		vlen = (size_t)(end - eq - 1);
 		num = strtol(eq + 1, &num_end, 0);
-#define KEY(k) ((size_t)(eq - s) == strlen(k) && strncmp(s, k, strlen(k)) == 0)
-		if (KEY("site")) {
-			int v = parse_enum(eq + 1, vlen, sites, 6);
-
+		if (KEY(s, eq, "site")) {
+			v = parse_enum(eq + 1, vlen, sites, 6);
 			if (v < 0)
 				return -EINVAL;
 			p->site = (enum eip93_fake_site)v;
-		} else if (KEY("kind")) {
-			int v = parse_enum(eq + 1, vlen, kinds, 5);
-
+		} else if (KEY(s, eq, "kind")) {
+			v = parse_enum(eq + 1, vlen, kinds, 5);
 			if (v < 0)
 				return -EINVAL;
 			p->kind = (enum eip93_fake_kind)v;
-		} else if (num_end != end) {
-			return -EINVAL;
-		} else if (KEY("err")) {
-			p->err = (int)num;
-		} else if (KEY("nth")) {
-			p->nth = (unsigned long)num;
-		} else if (KEY("every")) {
-			p->every = num != 0;
-		} else if (KEY("block")) {
-			p->block = num;
-		} else if (KEY("count")) {
-			p->count = (unsigned long)num;
-		} else if (KEY("mask")) {
-			p->mask = (unsigned char)num;
-		} else {
+		} else if (num_end != end || set_num(p, s, eq, num) < 0) {
 			return -EINVAL;
 		}
-#undef KEY
 		s = *end == ',' ? end + 1 : end;
 	}
 	return 0;
 }
+
+#undef KEY
 
 /* Does this call at @site fail or go wrong?  Copies the plan into @out. */
 static int planned(enum eip93_fake_site site, struct eip93_fake_plan *out)
