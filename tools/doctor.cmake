@@ -9,7 +9,8 @@ endif()
 add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/detect/dt.c ${PROJECT_SOURCE_DIR}/detect/cpu.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
-  ${PROJECT_SOURCE_DIR}/provider/gate.c)
+  ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
+  ${PROJECT_SOURCE_DIR}/provider/calib.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)
