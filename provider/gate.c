@@ -230,8 +230,9 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 	const struct eip93_calib *c = &in->calib->cal;
 
 	if (!c->engine) {
-		snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): off: %.500s", c->date,
-			 c->kernel, in->calib->path, c->reason);
+		snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): off (the "
+			 "engine does not beat software; the measured reason is in the verdict)",
+			 c->date, c->kernel, in->calib->path);
 		off(g, "calibration (%s, %s): the engine does not beat software: %s", c->date,
 		    in->calib->path, c->reason);
 		return;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,11 +61,24 @@ void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 int calib_check_writable(const char *path)
 {
 	char dir[EIP93_CFG_PATH_MAX + 16], tmp[EIP93_CFG_PATH_MAX + 48];
-	int fd, err;
+	int fd, err = 0;
 
 	dir_of(path, dir, sizeof(dir));
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		err = errno;
+	/* mkdir -p: /var/lib/eip93 on a fresh box. */
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		{
+			char c = *p;
+
+			*p = '\0';
+			err = mkdir(dir, 0755) < 0 && errno != EEXIST ? errno : 0;
+			*p = c;
+		}
+		if (err != 0 || *p == '\0')
+			break;
+	}
+	if (err != 0) {
 		fprintf(stderr, "eip93-doctor calibrate: cannot create %s: %s%s\n", dir, strerror(err),
 			err == EACCES || err == EPERM ? " (run it as root, or pass --output PATH)" : "");
 		return -err;
@@ -175,7 +189,9 @@ int calib_plot(const char *png, const struct calib_run *run, const char *title)
 		fputc('\n', f);
 	}
 	fclose(f);
-	gp = popen("gnuplot", "w");
+	/* A missing gnuplot must not kill the calibration with SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+	gp = popen("command -v gnuplot >/dev/null && exec gnuplot", "w");
 	if (gp == NULL) {
 		unlink(dat);
 		return -errno;

@@ -417,7 +417,7 @@ static int check_provider(void)
 		else if (strncmp(calib, "invalid", 7) == 0)
 			advise("the calibration file is corrupt and keeps the engine off: run "
 			       "eip93-doctor calibrate to rewrite it (or remove the file)");
-		else if (strstr(calib, ": off: ") != NULL)
+		else if (strstr(calib, ": off (") != NULL)
 			advise("the calibration measured software faster at every size, so the "
 			       "engine stays off (numbers above); after loading ghash-ce or changing "
 			       "the kernel, run eip93-doctor calibrate again");
