@@ -31,6 +31,10 @@
 
 #include "../detect/detect.h"
 
+#ifndef EIP93_VERSION
+#define EIP93_VERSION "unknown"
+#endif
+
 #define AADLEN 13
 #define MAXLEN 65536
 
@@ -40,6 +44,7 @@ struct opts {
 	unsigned int rounds;
 	unsigned int time_ms;
 	int dry_run;
+	int if_needed;
 };
 
 /* One contender for one (key size, direction): a context keyed once. */
@@ -254,6 +259,48 @@ static int reference(OSSL_LIB_CTX *lib)
 	return 0;
 }
 
+/*
+ * --if-needed: 0 when @path holds a current calibration (same kernel, OpenSSL
+ * and provider version, its composition binds and no faster one does), else
+ * 1 with @why.
+ */
+static int calib_needed(const char *path, char *why, size_t len)
+{
+	static struct eip93_calib_load l;
+	struct eip93_calib_facts f;
+	char kernel[128], s[400];
+	int idx;
+
+	eip93_calib_load(path, &l);
+	if (l.state == EIP93_CALIB_ABSENT) {
+		snprintf(why, len, "uncalibrated (no %s)", path);
+		return 1;
+	}
+	if (l.state != EIP93_CALIB_LOADED) {
+		snprintf(why, len, "%s is invalid (%s)", path, l.error);
+		return 1;
+	}
+	f.kernel = eip93_kernel_release(kernel, sizeof(kernel)) == 0 ? kernel : "unknown";
+	f.openssl = OpenSSL_version(OPENSSL_VERSION_STRING);
+	f.provider = EIP93_VERSION;
+	if (eip93_calib_stale(&l.cal, &f, s, sizeof(s))) {
+		snprintf(why, len, "stale: %s", s);
+		return 1;
+	}
+	idx = eip93_kalg_index(l.cal.composition);
+	if (eip93_kprobe_aead(l.cal.composition) != 0) {
+		snprintf(why, len, "stale: %s no longer binds", l.cal.composition);
+		return 1;
+	}
+	for (int i = 0; i < idx; i++)
+		if (eip93_kprobe_aead(eip93_kalg_names[i]) == 0) {
+			snprintf(why, len, "%s binds now (measured: %s)", eip93_kalg_names[i],
+				 l.cal.composition);
+			return 1;
+		}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: eip93-doctor calibrate [--output PATH] [--rounds N] [--time-ms MS] "
@@ -265,6 +312,7 @@ static void usage(FILE *f)
 		"  --time-ms MS   time per measurement (default 200)\n"
 		"  --quick        --rounds 3 --time-ms 30 (tests)\n"
 		"  --dry-run      print the table and the verdict, write nothing\n"
+		"  --if-needed    only when the calibration is absent, invalid or stale (packages)\n"
 		"Exit status: 0 written, 1 error, 2 usage, 3 the engine is not available here "
 		"(nothing written).\n", EIP93_CALIBRATION_FILE);
 }
@@ -275,6 +323,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "output", required_argument, NULL, 'o' }, { "plot", required_argument, NULL, 'p' },
 		{ "rounds", required_argument, NULL, 'r' }, { "time-ms", required_argument, NULL, 't' },
 		{ "dry-run", no_argument, NULL, 'n' }, { "quick", no_argument, NULL, 'q' },
+		{ "if-needed", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -290,6 +339,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 't': o->time_ms = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->rounds = 3; o->time_ms = 30; break;
+		case 'i': o->if_needed = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -1;
 		}
@@ -433,6 +483,15 @@ int eip93_calibrate_main(int argc, char **argv)
 	memset(eng, 0, sizeof(eng));
 	if (parse_opts(argc, argv, &o) < 0)
 		return 2;
+	if (o.if_needed) {
+		char why[600];
+
+		if (!calib_needed(o.output, why, sizeof(why))) {
+			printf("eip93-doctor calibrate: %s is current; nothing to do\n", o.output);
+			return 0;
+		}
+		printf("eip93-doctor calibrate: %s; calibrating\n", why);
+	}
 	if (!o.dry_run && calib_check_writable(o.output) < 0)
 		return 1;
 	pt = calloc(1, MAXLEN);

@@ -37,6 +37,10 @@ grep -q "^window $G: $(echo "$want" | sed 's/off/off/')" /tmp/calib.out && ok "t
 [ -s /tmp/calib.png ] && [ "$(head -c 4 /tmp/calib.png | od -An -c | tr -d ' ')" = '211PNG' ] &&
   ok "plot written (PNG, $(wc -c </tmp/calib.png) bytes)" || echo "# no plot (gnuplot is not in this guest)"
 
+eip93-doctor calibrate --if-needed --quick >/tmp/ifn.out 2>&1
+grep -q "$CAL is current; nothing to do" /tmp/ifn.out && ok "--if-needed: current, nothing to do" ||
+  { bad "--if-needed on a current calibration"; cat /tmp/ifn.out; }
+
 echo "# the provider follows the calibration"
 if [ "$got" = off ]; then
   gate "calibration off: the provider offers nothing" disabled "disabled: calibration ("

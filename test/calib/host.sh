@@ -130,6 +130,11 @@ EIP93_TEST_ENGINE= OPENSSL_MODULES=$hooks "$doctor" calibrate --quick --output "
 [[ $rc -eq 3 && ! -e "$tmp/absent/cal" ]] && grep -q 'engine is not available here' "$tmp/out" &&
   ok "no engine (this host's kernel): exit 3, nothing written" || { bad "no engine: exit $rc"; cat "$tmp/out"; }
 
+rc=0
+EIP93_TEST_ENGINE= "$doctor" calibrate --if-needed --quick --output "$tmp/absent/cal" >"$tmp/out" 2>&1 || rc=$?
+grep -q "uncalibrated (no $tmp/absent/cal); calibrating" "$tmp/out" && [[ $rc -eq 3 ]] &&
+  ok "--if-needed without a calibration: calibrates (here: no engine, exit 3)" || { bad "--if-needed"; cat "$tmp/out"; }
+
 echo "# the config keys"
 conf 'kernel-algorithm = gcm(aes)'
 expect "kernel-algorithm = gcm(aes): invalid, named" \

@@ -22,7 +22,7 @@ eip93-calib-check 16384 >/tmp/check.out 2>&1 || bad "calib-check"
 cat /tmp/check.out | sed 's/^/   /'
 d=$(( $(cat $GN/ops) - before ))
 [ "$d" -gt 0 ] && ok "the neon GHASH computes the engine messages (its ops +$d)" || bad "ghash-neon ops +$d"
-doctor "names ghash-neon" "ghash-neon             registered" "bind aead              $N: ok" "GHASH: ghash-neon"
+doctor "names ghash-neon" "ghash-neon             registered" "bind aead (NEON)       $N: ok" "GHASH: ghash-neon"
 
 echo "# kernel-algorithm"
 conf "kernel-algorithm = $G"
