@@ -492,8 +492,6 @@ int eip93_calibrate_main(int argc, char **argv)
 		}
 		printf("eip93-doctor calibrate: %s; calibrating\n", why);
 	}
-	if (!o.dry_run && calib_check_writable(o.output) < 0)
-		return 1;
 	pt = calloc(1, MAXLEN);
 	ct = calloc(2, MAXLEN);
 	out = calloc(1, MAXLEN + 16);
@@ -546,6 +544,9 @@ int eip93_calibrate_main(int argc, char **argv)
 		rc = 3;
 		goto out;
 	}
+	/* Before minutes of measuring, and only where there is something to measure. */
+	if (!o.dry_run && calib_check_writable(o.output) < 0)
+		goto out;
 	run.rounds = o.rounds;
 	if (run_rounds(&run, &sw, eng, &o) == 0)
 		rc = conclude(&run, &o);

@@ -26,3 +26,11 @@ set_tests_properties(guest_calib_fast guest_calib_slow guest_calib_order PROPERT
 add_test(NAME calib_host COMMAND ${CMAKE_CURRENT_LIST_DIR}/host.sh $<TARGET_FILE:eip93-doctor>
   ${OPENSSL_CLI} ${EIP93_HOOKS_MODULE_DIR} ${PROJECT_SOURCE_DIR}/test/data)
 set_tests_properties(calib_host PROPERTIES LABELS "host;calib" TIMEOUT 120)
+
+# The arm64 guest (test/arm64/suite.cmake, included before this file): the
+# release build's calibration on the AN7581 device tree and the simulated driver.
+if(COMMAND eip93_arm64_test AND NOT CMAKE_CROSSCOMPILING)
+  eip93_arm64_test(calib_an7581 airoha,an7581 ${CMAKE_CURRENT_LIST_DIR}/arm64.sh
+    --add ${CMAKE_CURRENT_LIST_DIR}/window.awk:/opt/eip93/window.awk --timeout 360)
+  set_tests_properties(arm64_calib_an7581 PROPERTIES LABELS "guest;arm64;calib")
+endif()
