@@ -74,7 +74,7 @@ kver=$(sed -n 's/^plot: guest kernel \([^,]*\),.*/\1/p' "$table")
   echo "set output '$plot'"
   echo "set title \"eip93 calibration in a QEMU x86_64 guest (TCG emulation: absolute times distorted), kernel $kver\" noenhanced"
   echo "set xlabel 'payload (KiB)'; set ylabel 'MB/s (mean of AES-128/256 enc/dec medians)'"
-  echo "set logscale x 2; set xtics (1,2,4,8,16,32,48,64); set key top left noenhanced; set grid; set yrange [0:*]"
+  echo "set logscale x 2; set xtics (1,2,4,8,16,32,48,64); set key bottom right noenhanced; set grid; set yrange [0:*]"
   printf "plot '%s' using 1:2 with linespoints lw 2 title 'software (default provider)'" "$dat"
   for ((i = 0; i < ncomp; i++)); do
     name=$(head -n 1 "$dat" | awk -v k=$((i + 3)) '{ print $k }')

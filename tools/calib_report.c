@@ -199,7 +199,7 @@ int calib_plot(const char *png, const struct calib_run *run, const char *title)
 	fprintf(gp, "set terminal png size 800,480 font ',10'\nset output '%s'\n"
 		"set title \"%s\" noenhanced\nset xlabel 'payload (KiB)'\n"
 		"set ylabel 'MB/s (mean of AES-128/256 enc/dec medians)'\nset logscale x 2\n"
-		"set xtics (1,2,4,8,16,32,48,64)\nset key top left noenhanced\nset grid\n"
+		"set xtics (1,2,4,8,16,32,48,64)\nset key bottom right noenhanced\nset grid\n"
 		"set yrange [0:*]\nplot '%s' using 1:2 with linespoints lw 2 title 'software "
 		"(default provider)'", png, title, dat);
 	for (int i = 0; i < EIP93_NKALG; i++)

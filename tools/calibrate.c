@@ -423,7 +423,7 @@ static int conclude(struct calib_run *run, const struct opts *o)
 	struct eip93_calib_table tables[EIP93_NKALG];
 	struct eip93_calib_choice ch;
 	struct eip93_calib cal;
-	const char *names[EIP93_NKALG];
+	const char *names[EIP93_NKALG] = { NULL };
 	int n = 0, best, r;
 
 	for (int i = 0; i < EIP93_NKALG; i++)
@@ -439,7 +439,9 @@ static int conclude(struct calib_run *run, const struct opts *o)
 		snprintf(cal.kernel, sizeof(cal.kernel), "unknown");
 	snprintf(cal.openssl, sizeof(cal.openssl), "%s", OpenSSL_version(OPENSSL_VERSION_STRING));
 	snprintf(cal.provider, sizeof(cal.provider), "%s", run->provider_version);
-	snprintf(cal.composition, sizeof(cal.composition), "%s", names[best < 0 ? 0 : best]);
+	/* n >= 1: the caller measured at least one composition. */
+	snprintf(cal.composition, sizeof(cal.composition), "%s",
+		 names[best < 0 ? 0 : best] != NULL ? names[best < 0 ? 0 : best] : "?");
 	cal.engine = ch.engine;
 	cal.min_size = ch.min_size;
 	cal.max_size = ch.max_size;
@@ -529,7 +531,7 @@ int eip93_calibrate_main(int argc, char **argv)
 				    contender_open(&eng[i], "provider=eip93", cc->name) == 0;
 			/* Every warm-up message must have been the engine's (key checks passed). */
 			if (cc->bound && engine_messages(eng[i].lib) <
-			    EIP93_CALIB_NSIZES * EIP93_CALIB_NCELLS) {
+			    (uint64_t)EIP93_CALIB_NSIZES * EIP93_CALIB_NCELLS) {
 				cc->bound = 0;
 				snprintf(cc->gate, sizeof(cc->gate), "binds, but its messages did "
 					 "not go to the engine (a key check failed? see eip93-doctor)");

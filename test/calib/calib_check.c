@@ -76,6 +76,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2 || c == NULL || buf == NULL || out == NULL) {
 		fprintf(stderr, "usage: %s SIZE... (and AES-128-GCM must fetch)\n", argv[0]);
+		free(buf);
+		free(out);
 		return 2;
 	}
 	printf("AES-128-GCM from %s\n", OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c)));
@@ -84,8 +86,10 @@ int main(int argc, char **argv)
 		unsigned long long d0 = driver_ops();
 		uint64_t e0 = engine_messages(p);
 
-		if (len == 0 || len > 65536)
-			return 2;
+		if (len == 0 || len > 65536) {
+			rc = 2;
+			break;
+		}
 		for (int m = 0; m < 4; m++)
 			if (!one(c, buf, out, len)) {
 				printf("size %zu: WRONG RESULT\n", len);

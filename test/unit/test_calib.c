@@ -40,6 +40,15 @@ static int parse_str(const char *text, struct eip93_calib *c, char *err, size_t 
 	return eip93_calib_parse(text, strlen(text), c, err, errlen);
 }
 
+static int same(const struct eip93_calib *a, const struct eip93_calib *b)
+{
+	return strcmp(a->date, b->date) == 0 && strcmp(a->kernel, b->kernel) == 0 &&
+	       strcmp(a->openssl, b->openssl) == 0 && strcmp(a->provider, b->provider) == 0 &&
+	       strcmp(a->composition, b->composition) == 0 && a->engine == b->engine &&
+	       a->min_size == b->min_size && a->max_size == b->max_size &&
+	       strcmp(a->reason, b->reason) == 0;
+}
+
 static void test_roundtrip(void)
 {
 	struct eip93_calib a, b;
@@ -52,7 +61,7 @@ static void test_roundtrip(void)
 				       sizeof(buf));
 		CHECK(n > 0);
 		CHECK_EQ_INT(eip93_calib_parse(buf, (size_t)n, &b, err, sizeof(err)), 0);
-		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+		CHECK(same(&a, &b));
 	}
 	CHECK_EQ_INT(eip93_calib_format(&a, NULL, buf, 40), -ENOSPC);
 }
@@ -126,7 +135,9 @@ static void test_corrupt(void)
 		char big[1024];
 
 		memset(big, 'x', sizeof(big));
-		memcpy(big, "reason = ", 9);
+		big[6] = ' ';
+		big[7] = '=';
+		big[8] = ' ';
 		big[700] = '\n';
 		CHECK_EQ_INT(eip93_calib_parse(big, 701, &c, err, sizeof(err)), -EINVAL);
 		CHECK(strstr(err, "longer than") != NULL);
