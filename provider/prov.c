@@ -57,10 +57,11 @@ struct eip93_prov {
 	atomic_int gate_done;
 	struct eip93_gate gate;
 	struct eip93_calib_load calib;	/* the calibration file as read at the gate */
-	char gate_text[2048];		/* eip93-gate */
+	char status_text[2048];		/* eip93-status: verdict, window, GHASH, calibration */
 	char window_text[48];		/* eip93-window */
 	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
-	char disabled_text[2048 + 200];
+	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
+	char disabled_status_text[2048 + 200];
 	atomic_int disabled_text_ready;
 	OSSL_ALGORITHM ciphers[EIP93_NKEYSIZES + 1];
 };
@@ -151,20 +152,23 @@ static int openssl_wants_fips(struct eip93_prov *p)
 	return app != NULL && EVP_default_properties_is_fips_enabled(app);
 }
 
-/* eip93-gate: the verdict, what its GHASH means, the calibration's state. */
+/*
+ * eip93-status: the verdict (eip93-gate, which scripts parse as "enabled:
+ * <kalg>"), then the window, what its GHASH means and the calibration's state.
+ */
 static void gate_texts(struct eip93_prov *p)
 {
 	const struct eip93_gate *g = &p->gate;
-	size_t n = (size_t)snprintf(p->gate_text, sizeof(p->gate_text), "%s", g->status);
+	char *t = p->status_text;
+	size_t cap = sizeof(p->status_text), n = (size_t)snprintf(t, cap, "%s", g->status);
 
-	if (g->enabled && n < sizeof(p->gate_text))
-		n += (size_t)snprintf(p->gate_text + n, sizeof(p->gate_text) - n,
-				      "; window %zu-%zu bytes (%s)", g->min_size, g->max_size,
-				      g->window_calibrated ? "calibration" : "config");
-	if (g->ghash[0] != '\0' && n < sizeof(p->gate_text))
-		n += (size_t)snprintf(p->gate_text + n, sizeof(p->gate_text) - n, "; %s", g->ghash);
-	if (g->calib[0] != '\0' && n < sizeof(p->gate_text))
-		snprintf(p->gate_text + n, sizeof(p->gate_text) - n, "; calibration: %s", g->calib);
+	if (g->enabled && n < cap)
+		n += (size_t)snprintf(t + n, cap - n, "; window %zu-%zu bytes (%s)", g->min_size,
+				      g->max_size, g->window_calibrated ? "calibration" : "config");
+	if (g->ghash[0] != '\0' && n < cap)
+		n += (size_t)snprintf(t + n, cap - n, "; %s", g->ghash);
+	if (g->calib[0] != '\0' && n < cap)
+		snprintf(t + n, cap - n, "; calibration: %s", g->calib);
 	if (g->enabled)
 		snprintf(p->window_text, sizeof(p->window_text), "%zu-%zu", g->min_size,
 			 g->max_size);
@@ -258,6 +262,7 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-gate", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-status", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-calibration", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-window", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-engine-messages", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
@@ -290,8 +295,10 @@ static const char *disabled_status(struct eip93_prov *p)
 	if (!CRYPTO_THREAD_write_lock(p->gate_lock))
 		return p->gate.status;
 	if (!atomic_load_explicit(&p->disabled_text_ready, memory_order_relaxed)) {
-		snprintf(p->disabled_text, sizeof(p->disabled_text), "%s; %s", p->gate_text,
+		snprintf(p->disabled_text, sizeof(p->disabled_text), "%s; %s", p->gate.status,
 			 p->env.disabled_reason);
+		snprintf(p->disabled_status_text, sizeof(p->disabled_status_text), "%s; %s",
+			 p->status_text, p->env.disabled_reason);
 		atomic_store_explicit(&p->disabled_text_ready, 1, memory_order_release);
 	}
 	CRYPTO_THREAD_unlock(p->gate_lock);
@@ -325,19 +332,23 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 	OSSL_PARAM *q;
 	char key[64];
 
-	const char *gate_text;
+	const char *gate_text, *status_text;
 
 	gate_get(p);
-	gate_text = p->gate_text;
+	gate_text = p->gate.status;
+	status_text = p->status_text;
 
-	if (atomic_load_explicit(&p->env.engine_disabled, memory_order_acquire))
+	if (atomic_load_explicit(&p->env.engine_disabled, memory_order_acquire)) {
 		gate_text = disabled_status(p);
+		status_text = p->disabled_status_text;
+	}
 
 	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||
 	    !set_str(params, OSSL_PROV_PARAM_VERSION, EIP93_VERSION) ||
 	    !set_str(params, OSSL_PROV_PARAM_BUILDINFO,
 		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT ", built with " OPENSSL_VERSION_TEXT ")") ||
 	    !set_str(params, "eip93-gate", gate_text) ||
+	    !set_str(params, "eip93-status", status_text) ||
 	    !set_str(params, "eip93-calibration", p->gate.calib) ||
 	    !set_str(params, "eip93-window", p->window_text))
 		return 0;
@@ -436,7 +447,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		return 0;
 	}
 	snprintf(p->gate.status, sizeof(p->gate.status), "disabled: not evaluated yet");
-	snprintf(p->gate_text, sizeof(p->gate_text), "%s", p->gate.status);
+	snprintf(p->status_text, sizeof(p->status_text), "%s", p->gate.status);
 	snprintf(p->window_text, sizeof(p->window_text), "none");
 	snprintf(p->name, sizeof(p->name), "%s", EIP93_LONG_NAME);
 

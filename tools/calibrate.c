@@ -132,7 +132,7 @@ static const char *gate_text(OSSL_LIB_CTX *lib, char *buf, size_t len, char *ver
 	snprintf(buf, len, "eip93 not loadable");
 	if (p == NULL)
 		return buf;
-	q[0] = OSSL_PARAM_construct_utf8_ptr("eip93-gate", (char **)&g, 0);
+	q[0] = OSSL_PARAM_construct_utf8_ptr("eip93-status", (char **)&g, 0);
 	q[1] = OSSL_PARAM_construct_utf8_ptr("version", (char **)&v, 0);
 	q[2] = OSSL_PARAM_construct_end();
 	if (OSSL_PROVIDER_get_params(p, q) && g != NULL)

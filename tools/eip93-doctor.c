@@ -352,9 +352,10 @@ static int check_provider(void)
 		"eip93-key-checks-passed", "eip93-key-checks-failed", "eip93-engine-errors",
 	};
 	const char *gate = NULL, *name = NULL, *version = NULL, *calib = NULL, *window = NULL;
+	const char *status = NULL;
 	const char *dir = getenv("OPENSSL_MODULES");
 	OSSL_PROVIDER *prov;
-	OSSL_PARAM p[6];
+	OSSL_PARAM p[7];
 	int from_config, enabled;
 
 	printf("\n[6] the provider\n");
@@ -389,7 +390,8 @@ static int check_provider(void)
 	p[2] = OSSL_PARAM_construct_utf8_ptr("version", (char **)&version, 0);
 	p[3] = OSSL_PARAM_construct_utf8_ptr("eip93-calibration", (char **)&calib, 0);
 	p[4] = OSSL_PARAM_construct_utf8_ptr("eip93-window", (char **)&window, 0);
-	p[5] = OSSL_PARAM_construct_end();
+	p[5] = OSSL_PARAM_construct_utf8_ptr("eip93-status", (char **)&status, 0);
+	p[6] = OSSL_PARAM_construct_end();
 	if (!OSSL_PROVIDER_get_params(prov, p) || gate == NULL) {
 		fact("load", "ok, but it does not report eip93-gate (not the eip93 provider?)");
 		OSSL_PROVIDER_unload(prov);
@@ -406,6 +408,8 @@ static int check_provider(void)
 			fact(counters[i] + 6, "%llu (this process)", (unsigned long long)v);
 	}
 	fact("gate", "%s", gate);
+	if (status != NULL)
+		fact("status", "%s", status);
 	if (window != NULL)
 		fact("engine window", "%s%s", window, strcmp(window, "none") ? " bytes" : "");
 	if (calib != NULL && calib[0] != '\0') {

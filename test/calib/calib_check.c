@@ -3,6 +3,10 @@
  * eip93-calib-check: where does each payload size go?  Run in the guest.
  *
  * usage: eip93-calib-check SIZE...
+ *        eip93-calib-check --status
+ *
+ * --status prints the provider's eip93-gate, eip93-status, eip93-window and
+ * eip93-calibration parameters, one "name: value" line each.
  *
  * Fetches AES-128-GCM from the default library context (OPENSSL_CONF prefers
  * eip93), and for each SIZE encrypts and decrypts 4 messages of that size
@@ -47,6 +51,8 @@ static uint64_t engine_messages(OSSL_PROVIDER *p)
 	return v;
 }
 
+static int check_sizes(int argc, char **argv, OSSL_PROVIDER *p);
+
 static int one(EVP_CIPHER *c, unsigned char *buf, unsigned char *out, size_t len)
 {
 	static const unsigned char key[16] = { 1, 2, 3 }, iv[12] = { 4, 5, 6 }, aad[13] = { 7 };
@@ -67,15 +73,46 @@ static int one(EVP_CIPHER *c, unsigned char *buf, unsigned char *out, size_t len
 	return ok;
 }
 
+static int print_status(OSSL_PROVIDER *p)
+{
+	static const char *const names[] = { "eip93-gate", "eip93-status", "eip93-window",
+					     "eip93-calibration" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *v = NULL;
+		OSSL_PARAM q[2] = { OSSL_PARAM_construct_utf8_ptr(names[i], (char **)&v, 0),
+				    OSSL_PARAM_construct_end() };
+
+		if (p == NULL || !OSSL_PROVIDER_get_params(p, q) || v == NULL)
+			return 1;
+		printf("%s: %s\n", names[i], v);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	OSSL_PROVIDER *p = OSSL_PROVIDER_load(NULL, "eip93");
+
+	if (argc == 2 && strcmp(argv[1], "--status") == 0) {
+		int rc = print_status(p);
+
+		OSSL_PROVIDER_unload(p);
+		return rc;
+	}
+	return check_sizes(argc, argv, p);
+}
+
+static int check_sizes(int argc, char **argv, OSSL_PROVIDER *p)
+{
 	EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
 	unsigned char *buf = calloc(1, 65536), *out = calloc(1, 65536 + 16);
 	int rc = 0;
 
 	if (argc < 2 || c == NULL || buf == NULL || out == NULL) {
 		fprintf(stderr, "usage: %s SIZE... (and AES-128-GCM must fetch)\n", argv[0]);
+		EVP_CIPHER_free(c);
+		OSSL_PROVIDER_unload(p);
 		free(buf);
 		free(out);
 		return 2;

@@ -42,8 +42,8 @@ expect() {
   done
   ok "$desc"
 }
-# gate: the eip93-gate text (the doctor prints it).
-gate() { OPENSSL_CONF=$tmp/eip93.cnf "$doctor" 2>&1 | sed -n 's/^  gate  *//p'; }
+# gate: the eip93-status text (the doctor prints it).
+gate() { OPENSSL_CONF=$tmp/eip93.cnf "$doctor" 2>&1 | sed -n 's/^  status  *//p'; }
 
 echo "# the command, end to end"
 rc=0

@@ -29,16 +29,20 @@ conf() {
 }
 conf
 
-# gate_text: what the provider's status says now (a new process).
-gate_text() {
-  eip93-gate-check enabled x 2>/dev/null | sed -n 's/^eip93-gate: //p'
-}
-
-# gate DESC enabled|disabled TEXT...
+# gate DESC enabled|disabled TEXT...: eip93-gate-check (the verdict in
+# eip93-gate, ciphers offered exactly when enabled, no fd left, known answer)
+# and every TEXT in eip93-status (verdict; window; GHASH; calibration).
 gate() {
-  desc=$1
-  shift
-  if eip93-gate-check "$@" >/tmp/gate.out 2>&1; then ok "$desc"; else bad "$desc"; cat /tmp/gate.out; fi
+  desc=$1 want=$2
+  shift 2
+  good=1
+  eip93-gate-check "$want" "$want: " >/tmp/gate.out 2>&1 || { good=0; cat /tmp/gate.out; }
+  eip93-calib-check --status >/tmp/status.out 2>&1 || good=0
+  st=$(sed -n 's/^eip93-status: //p' /tmp/status.out)
+  for t in "$@"; do
+    case "$st" in *"$t"*) ;; *) echo "   eip93-status lacks: $t"; good=0 ;; esac
+  done
+  if [ $good -eq 1 ]; then ok "$desc"; else bad "$desc"; cat /tmp/status.out; fi
 }
 
 # doctor DESC TEXT...: eip93-doctor's report contains every TEXT.
