@@ -340,7 +340,8 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 
 	if (atomic_load_explicit(&p->env.engine_disabled, memory_order_acquire)) {
 		gate_text = disabled_status(p);
-		status_text = p->disabled_status_text;
+		if (atomic_load_explicit(&p->disabled_text_ready, memory_order_acquire))
+			status_text = p->disabled_status_text;
 	}
 
 	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||

@@ -27,7 +27,7 @@ status "uncalibrated" "calibration: uncalibrated (no $CAL"
 t0=$(date +%s)
 eip93-doctor calibrate --quick >/tmp/calib.out 2>/tmp/calib.err
 rc=$?
-grep -vE '^ *[0-9]+ +(128|256) ' /tmp/calib.out
+cat /tmp/calib.out
 echo "# calibration took $(( $(date +%s) - t0 ))s"
 [ $rc -eq 0 ] && ok "eip93-doctor calibrate (release build, real gate): exit 0" || { bad "calibrate exit $rc"; cat /tmp/calib.err; }
 grep -q "^composition $G: 3 rounds" /tmp/calib.out && ok "ghash-generic measured" || bad "not measured"
