@@ -16,7 +16,8 @@
 # full speed, ghash-neon and ghash-generic bound), prints its table and draws
 # MB/s against payload size for software and each composition with gnuplot
 # (scripts/deps.d/calib.txt).  TCG emulation: the shape, not the numbers.
-# --plot-only skips the benchmark.
+# --plot-only skips the benchmark; EIP93_PLOT_ROUNDS (3) and EIP93_PLOT_MS (100)
+# set the calibration's rounds and time per measurement.
 #
 # usage: scripts/bench.sh [--plot FILE.png [--plot-only]] [eip93-bench options, e.g. --rounds 9]
 set -euo pipefail
@@ -50,6 +51,7 @@ table=build/test/guest-work/plot-table.txt
 mkdir -p build/test/guest-work
 build/test/guest-run.sh --work build/test/guest-work/plot --script test/calib/plot-guest.sh \
   --add build/eip93-doctor:/usr/bin/eip93-doctor --module build/test/kmod/eip93_ghash_neon.ko \
+  --env "EIP93_PLOT_ROUNDS=${EIP93_PLOT_ROUNDS:-3}" --env "EIP93_PLOT_MS=${EIP93_PLOT_MS:-100}" \
   --timeout 600 | grep -v -e '^\[ *[0-9.]*\]' -e '^EIP93-GUEST-EXIT' | tee "$table"
 # Mean MB/s of the four rows (AES-128/256, enc/dec) per size: software, then each composition.
 dat=$(mktemp)

@@ -18,6 +18,7 @@ bad() { echo "not ok - $*"; fail=$((fail + 1)); }
 start=$(date +%s)
 
 # conf [eip93 section lines...]: /tmp/eip93.cnf preferring eip93.
+# shellcheck disable=SC2120 # the scripts that source this pass arguments
 conf() {
   {
     printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
