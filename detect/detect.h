@@ -90,4 +90,11 @@ int eip93_fips_kernel(const char *path);
  */
 int eip93_kprobe_aead(const char *name);
 
+/**
+ * eip93_kernel_release() - the running kernel's release (uname -r) into @buf.
+ *
+ * Return: 0, or -errno (@buf is then "").
+ */
+int eip93_kernel_release(char *buf, size_t len);
+
 #endif /* EIP93_DETECT_H */

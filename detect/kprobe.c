@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Kernel crypto API probe: does an AF_ALG aead name bind? */
+/* Kernel facts: does an AF_ALG aead name bind?  Which kernel release runs? */
 #include "detect.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <linux/if_alg.h>
 
@@ -31,4 +33,20 @@ int eip93_kprobe_aead(const char *name)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int eip93_kernel_release(char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (uname(&u) < 0)
+		return -errno;
+	if ((size_t)snprintf(buf, len, "%s", u.release) >= len) {
+		buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
 }

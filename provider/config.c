@@ -10,8 +10,23 @@
 
 const char *const eip93_config_keys[] = {
 	"enable", "min-size", "max-size", "max-sockets", "timeout-ms", "notice",
-	"fallback-properties", NULL
+	"fallback-properties", "kernel-algorithm", "calibration-file", NULL
 };
+
+/* The compositions the gate may bind, in the order it tries them (SPEC step 5). */
+const char *const eip93_kalg_names[EIP93_NKALG] = {
+	"gcm_base(ctr(aes-eip93),ghash-neon)",
+	"gcm_base(ctr(aes-eip93),ghash-generic)",
+	"gcm_base(ctr(aes-eip93),ghash-lib)",
+};
+
+int eip93_kalg_index(const char *name)
+{
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (strcmp(name, eip93_kalg_names[i]) == 0)
+			return i;
+	return -1;
+}
 
 void eip93_config_defaults(struct eip93_config *c)
 {
@@ -23,6 +38,7 @@ void eip93_config_defaults(struct eip93_config *c)
 	c->timeout_ms = EIP93_CFG_DEFAULT_TIMEOUT_MS;
 	c->notice = 1;
 	strcpy(c->fallback_propq, "provider=default");
+	strcpy(c->calib_file, EIP93_CALIBRATION_FILE);
 }
 
 static int parse_bool(const char *v, int *out)
@@ -95,6 +111,7 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 			c->min_size = (size_t)n;
 		else
 			c->max_size = (size_t)n;
+		c->window_set = 1;
 		return 0;
 	}
 	if (strcmp(key, "max-sockets") == 0) {
@@ -117,6 +134,26 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 			return bad(err, errlen, key, value,
 				   "a property query of 1 to 255 characters", -EINVAL);
 		strcpy(c->fallback_propq, value);
+		return 0;
+	}
+	if (strcmp(key, "kernel-algorithm") == 0) {
+		if (eip93_kalg_index(value) < 0)
+			return bad(err, errlen, key, value,
+				   "one of gcm_base(ctr(aes-eip93),ghash-neon), "
+				   "gcm_base(ctr(aes-eip93),ghash-generic), "
+				   "gcm_base(ctr(aes-eip93),ghash-lib)", -EINVAL);
+		strcpy(c->kalg, value);
+		return 0;
+	}
+	if (strcmp(key, "calibration-file") == 0) {
+		if (strcmp(value, "none") == 0) {
+			c->calib_file[0] = '\0';
+			return 0;
+		}
+		if (value[0] != '/' || strlen(value) >= sizeof(c->calib_file))
+			return bad(err, errlen, key, value,
+				   "an absolute path of at most 255 characters, or none", -EINVAL);
+		strcpy(c->calib_file, value);
 		return 0;
 	}
 	snprintf(err, errlen, "unknown config key %s", key);

@@ -13,6 +13,12 @@
 #define EIP93_CFG_DEFAULT_TIMEOUT_MS 1000
 #define EIP93_CFG_TIMEOUT_MS_CEIL 600000
 #define EIP93_CFG_PROPQ_MAX 256
+#define EIP93_CFG_PATH_MAX 256
+
+/* Where the calibration is read when the section names no calibration-file. */
+#ifndef EIP93_CALIBRATION_FILE
+#define EIP93_CALIBRATION_FILE "/var/lib/eip93/calibration"
+#endif
 
 struct eip93_config {
 	int enable;			/* enable = yes|no */
@@ -22,7 +28,17 @@ struct eip93_config {
 	unsigned int timeout_ms;	/* timeout-ms */
 	int notice;			/* notice = yes|no */
 	char fallback_propq[EIP93_CFG_PROPQ_MAX]; /* fallback-properties */
+	char kalg[64];			/* kernel-algorithm; "" = the first that binds */
+	char calib_file[EIP93_CFG_PATH_MAX]; /* calibration-file; "" = none */
+	int window_set;			/* min-size or max-size given explicitly */
 };
+
+/* The kernel compositions, in the gate's order (SPEC step 5). */
+#define EIP93_NKALG 3
+extern const char *const eip93_kalg_names[EIP93_NKALG];
+
+/* eip93_kalg_index() - position of @name in eip93_kalg_names, or -1. */
+int eip93_kalg_index(const char *name);
 
 /* The keys of the section, in the order they are read. */
 extern const char *const eip93_config_keys[];

@@ -134,24 +134,141 @@ static int gate_fips(const struct eip93_gate_input *in, struct eip93_gate *g)
 	return 1;
 }
 
-static void gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g)
+const char *eip93_gate_ghash_note(const char *kalg)
+{
+	switch (eip93_kalg_index(kalg)) {
+	case 0:
+		return "GHASH: ghash-neon (NEON, about 4x the table GHASH on a Cortex-A53)";
+	case 1:
+		return "GHASH: ghash-generic (table GHASH: slow on this CPU; load ghash-ce for "
+		       "ghash-neon: modprobe ghash-ce)";
+	case 2:
+		return "GHASH: ghash-lib (the kernel's GHASH library, NEON on arm64)";
+	default:
+		return "GHASH: unknown";
+	}
+}
+
+/* Is the loaded calibration for this system?  Fills g->calib when it is not. */
+static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g)
+{
+	const struct eip93_calib *c = &in->calib->cal;
+	const struct eip93_calib_facts *f = &in->facts;
+	char why[400];
+
+	if (f->kernel == NULL || f->openssl == NULL || f->provider == NULL) {
+		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): this system's kernel, "
+			 "OpenSSL or provider version is unknown; using the defaults",
+			 in->calib->path);
+		return 0;
+	}
+	if (eip93_calib_stale(c, f, why, sizeof(why))) {
+		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): %s; using the defaults "
+			 "(run eip93-doctor calibrate)", in->calib->path, why);
+		return 0;
+	}
+	if (in->cfg->kalg[0] != '\0' && strcmp(in->cfg->kalg, c->composition) != 0) {
+		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): measured for %s, "
+			 "kernel-algorithm = %s in config; using the defaults", in->calib->path,
+			 c->composition, in->cfg->kalg);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Step 5: bind the first composition that binds.  @calib_first: the
+ * calibration's composition is tried first; if it does not bind, the
+ * calibration is stale.  Return: 1 when one bound (g->kalg).
+ */
+static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, int calib_first)
 {
 	int (*probe)(const char *) = in->probe != NULL ? in->probe : eip93_kprobe_aead;
-	static const char *const names[] = { EIP93_KALG_GENERIC, EIP93_KALG_LIB };
-	char e[2][96];
+	const char *order[EIP93_NKALG + 1];
+	char tried[EIP93_NKALG + 1][160];
+	size_t n = 0, t = 0;
 
-	for (size_t i = 0; i < 2; i++) {
-		int r = probe(names[i]);
+	if (in->cfg->kalg[0] != '\0') {
+		order[n++] = in->cfg->kalg;
+	} else {
+		if (calib_first)
+			order[n++] = in->calib->cal.composition;
+		for (int i = 0; i < EIP93_NKALG; i++)
+			if (!calib_first || strcmp(eip93_kalg_names[i], order[0]) != 0)
+				order[n++] = eip93_kalg_names[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		char e[96];
+		int r = probe(order[i]);
 
 		if (r == 0) {
 			g->enabled = 1;
-			snprintf(g->kalg, sizeof(g->kalg), "%s", names[i]);
-			snprintf(g->status, sizeof(g->status), "enabled: %s", names[i]);
-			return;
+			snprintf(g->kalg, sizeof(g->kalg), "%s", order[i]);
+			snprintf(g->status, sizeof(g->status), "enabled: %s", order[i]);
+			snprintf(g->ghash, sizeof(g->ghash), "%s", eip93_gate_ghash_note(order[i]));
+			return 1;
 		}
-		errno_text(-r, e[i], sizeof(e[i]));
+		errno_text(-r, e, sizeof(e));
+		snprintf(tried[t++], sizeof(tried[0]), "kernel: AF_ALG bind %s: %s", order[i], e);
+		if (calib_first && i == 0)
+			snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): its composition %s "
+				 "no longer binds (%s); using the defaults", in->calib->path,
+				 order[0], e);
 	}
-	off(g, "kernel: AF_ALG bind %s: %s; %s: %s", names[0], e[0], names[1], e[1]);
+	if (t == 1)
+		off(g, "%s (kernel-algorithm = %s in config)", tried[0], in->cfg->kalg);
+	else if (t == 3)
+		off(g, "%s; %s; %s", tried[0], tried[1], tried[2]);
+	else
+		off(g, "%s; %s; %s; %s", tried[0], tried[1], tried[2], tried[3]);
+	return 0;
+}
+
+/* Step 6: what a current calibration says (its window or "off"). */
+static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
+{
+	const struct eip93_calib *c = &in->calib->cal;
+
+	if (!c->engine) {
+		snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): off (the "
+			 "engine does not beat software; the measured reason is in the verdict)",
+			 c->date, c->kernel, in->calib->path);
+		off(g, "calibration (%s, %s): the engine does not beat software: %s", c->date,
+		    in->calib->path, c->reason);
+		return;
+	}
+	if (in->cfg->window_set) {
+		snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): engine for "
+			 "%zu-%zu bytes, but min-size/max-size in config take precedence", c->date, c->kernel,
+			 in->calib->path, c->min_size, c->max_size);
+		return;
+	}
+	g->min_size = c->min_size;
+	g->max_size = c->max_size;
+	g->window_calibrated = 1;
+	snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): engine for %zu-%zu bytes",
+		 c->date, c->kernel, in->calib->path, c->min_size, c->max_size);
+}
+
+/* The calibration's state before any probe; 1 when it is current (step 6 applies). */
+static int calib_state(const struct eip93_gate_input *in, struct eip93_gate *g)
+{
+	const struct eip93_calib_load *cl = in->calib;
+
+	if (cl == NULL || cl->state == EIP93_CALIB_NONE) {
+		snprintf(g->calib, sizeof(g->calib), "not used (calibration-file = none)");
+		return 0;
+	}
+	if (cl->state == EIP93_CALIB_ABSENT) {
+		snprintf(g->calib, sizeof(g->calib), "uncalibrated (no %s; run eip93-doctor "
+			 "calibrate); using the defaults", cl->path);
+		return 0;
+	}
+	if (cl->state == EIP93_CALIB_INVALID) {
+		snprintf(g->calib, sizeof(g->calib), "invalid: %s: %s", cl->path, cl->error);
+		return 0;
+	}
+	return calib_current(in, g);
 }
 
 enum eip93_switch eip93_gate_env_switch(const char *v)
@@ -172,6 +289,8 @@ enum eip93_switch eip93_gate_env_switch(const char *v)
 
 void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out)
 {
+	int current;
+
 	memset(out, 0, sizeof(*out));
 	switch (eip93_gate_env_switch(in->env_switch)) {
 	case EIP93_SWITCH_OFF:
@@ -196,7 +315,20 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 		off(out, "%s", in->sw_error);
 		return;
 	}
+	out->min_size = in->cfg->min_size;
+	out->max_size = in->cfg->max_size;
 	if (!gate_dt(in, out) || !gate_cpu(in, out) || !gate_fips(in, out))
 		return;
-	gate_kernel(in, out);
+	current = calib_state(in, out);
+	if (in->calib != NULL && in->calib->state == EIP93_CALIB_INVALID) {
+		/* A corrupt file is never guessed around: the engine stays off. */
+		off(out, "calibration file %s is invalid (%s): engine kept off; run eip93-doctor "
+		    "calibrate to rewrite it, or set calibration-file = none", in->calib->path,
+		    in->calib->error);
+		return;
+	}
+	if (!gate_kernel(in, out, current && in->cfg->kalg[0] == '\0'))
+		return;
+	if (current && strncmp(out->calib, "stale", 5) != 0)
+		gate_calib(in, out);
 }

@@ -8,8 +8,10 @@
 
 #include <stddef.h>
 
+#include "calib.h"
 #include "config.h"
 
+#define EIP93_KALG_NEON "gcm_base(ctr(aes-eip93),ghash-neon)"
 #define EIP93_KALG_GENERIC "gcm_base(ctr(aes-eip93),ghash-generic)"
 #define EIP93_KALG_LIB "gcm_base(ctr(aes-eip93),ghash-lib)"
 
@@ -17,6 +19,11 @@ struct eip93_gate {
 	int enabled;
 	char kalg[64];		/* kernel algorithm bound, when enabled */
 	char status[768];	/* "enabled: <kalg>" or "disabled: <reason>" */
+	size_t min_size;	/* the engine's window, when enabled */
+	size_t max_size;
+	int window_calibrated;	/* the window comes from the calibration */
+	char calib[1024];	/* the calibration's state: "uncalibrated ...", "stale: ...", ... */
+	char ghash[160];	/* what the bound composition's GHASH means */
 };
 
 /* Everything the verdict depends on besides the machine itself. */
@@ -31,6 +38,10 @@ struct eip93_gate_input {
 	unsigned long hwcap;
 	/* The engine backend's bind probe: 0 or -errno (NULL: eip93_kprobe_aead). */
 	int (*probe)(const char *kalg);
+	/* The calibration file as read (NULL: none configured). */
+	const struct eip93_calib_load *calib;
+	/* This system, for the calibration's staleness (NULL members: unknown). */
+	struct eip93_calib_facts facts;
 };
 
 enum eip93_switch { EIP93_SWITCH_UNSET = 0, EIP93_SWITCH_OFF, EIP93_SWITCH_INVALID };
@@ -42,11 +53,19 @@ enum eip93_switch { EIP93_SWITCH_UNSET = 0, EIP93_SWITCH_OFF, EIP93_SWITCH_INVAL
  */
 enum eip93_switch eip93_gate_env_switch(const char *v);
 
+/* eip93_gate_ghash_note() - what the GHASH of composition @kalg means on the target. */
+const char *eip93_gate_ghash_note(const char *kalg);
+
 /**
  * eip93_gate_decide() - evaluate the gate in SPEC order.
  *
  * Reads the device tree, CPU, kernel FIPS flag and, only when everything
- * else allows, probes the kernel algorithm names (closing every socket).
+ * else allows, probes the kernel compositions (closing every socket): the
+ * one kernel-algorithm names, else the calibration's, else each in
+ * eip93_kalg_names order.  Then applies the calibration (SPEC step 6): its
+ * window, "off", or nothing when it is absent or stale; a corrupt one keeps
+ * the engine off.  @out->calib says which, @out->min_size/max_size is the
+ * window to route by.
  */
 void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out);
 

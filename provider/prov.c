@@ -20,6 +20,8 @@
 #include <openssl/params.h>
 
 #include "../alg/gcm.h"
+#include "../detect/detect.h"
+#include "calib.h"
 #include "config.h"
 #include "errors.h"
 #include "gate.h"
@@ -54,8 +56,12 @@ struct eip93_prov {
 	CRYPTO_RWLOCK *gate_lock;
 	atomic_int gate_done;
 	struct eip93_gate gate;
+	struct eip93_calib_load calib;	/* the calibration file as read at the gate */
+	char status_text[2048];		/* eip93-status: verdict, window, GHASH, calibration */
+	char window_text[48];		/* eip93-window */
 	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
 	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
+	char disabled_status_text[2048 + 200];
 	atomic_int disabled_text_ready;
 	OSSL_ALGORITHM ciphers[EIP93_NKEYSIZES + 1];
 };
@@ -146,10 +152,35 @@ static int openssl_wants_fips(struct eip93_prov *p)
 	return app != NULL && EVP_default_properties_is_fips_enabled(app);
 }
 
+/*
+ * eip93-status: the verdict (eip93-gate, which scripts parse as "enabled:
+ * <kalg>"), then the window, what its GHASH means and the calibration's state.
+ */
+static void gate_texts(struct eip93_prov *p)
+{
+	const struct eip93_gate *g = &p->gate;
+	char *t = p->status_text;
+	size_t cap = sizeof(p->status_text), n = (size_t)snprintf(t, cap, "%s", g->status);
+
+	if (g->enabled && n < cap)
+		n += (size_t)snprintf(t + n, cap - n, "; window %zu-%zu bytes (%s)", g->min_size,
+				      g->max_size, g->window_calibrated ? "calibration" : "config");
+	if (g->ghash[0] != '\0' && n < cap)
+		n += (size_t)snprintf(t + n, cap - n, "; %s", g->ghash);
+	if (g->calib[0] != '\0' && n < cap)
+		snprintf(t + n, cap - n, "; calibration: %s", g->calib);
+	if (g->enabled)
+		snprintf(p->window_text, sizeof(p->window_text), "%zu-%zu", g->min_size,
+			 g->max_size);
+	else
+		snprintf(p->window_text, sizeof(p->window_text), "none");
+}
+
 /* Decide the gate once per provider instance, at first need. */
 static const struct eip93_gate *gate_get(struct eip93_prov *p)
 {
 	struct eip93_gate_input in;
+	char kernel[128];
 
 	if (atomic_load_explicit(&p->gate_done, memory_order_acquire))
 		return &p->gate;
@@ -163,6 +194,11 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		in.sw_error = p->sw_error[0] != '\0' ? p->sw_error : NULL;
 		in.openssl_fips = openssl_wants_fips(p);
 		in.probe = p->env.engine->probe;
+		eip93_calib_load(p->cfg.calib_file, &p->calib);
+		in.calib = &p->calib;
+		in.facts.kernel = eip93_kernel_release(kernel, sizeof(kernel)) == 0 ? kernel : NULL;
+		in.facts.openssl = OpenSSL_version(OPENSSL_VERSION_STRING);
+		in.facts.provider = EIP93_VERSION;
 #ifdef EIP93_TEST_HOOKS
 		{
 			const char *hw = getenv("EIP93_TEST_HWCAP");
@@ -175,8 +211,13 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		}
 #endif
 		eip93_gate_decide(&in, &p->gate);
-		if (p->gate.enabled)
+		if (p->gate.enabled) {
 			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
+			/* The calibration's window, when it applies (before any cipher is offered). */
+			p->env.limits.min_size = p->gate.min_size;
+			p->env.limits.max_size = p->gate.max_size;
+		}
+		gate_texts(p);
 		/* `openssl list -providers` prints the name: let it carry the verdict. */
 		snprintf(p->name, sizeof(p->name), "%s (%s)", EIP93_LONG_NAME, p->gate.status);
 		atomic_store(&p->env.engine_available, p->gate.enabled);
@@ -221,6 +262,9 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-gate", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-status", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-calibration", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-window", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-engine-messages", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-engine-bytes", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-software-messages", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
@@ -258,6 +302,8 @@ static const char *disabled_status(struct eip93_prov *p)
 	if (!atomic_load_explicit(&p->disabled_text_ready, memory_order_relaxed)) {
 		snprintf(p->disabled_text, sizeof(p->disabled_text), "%s; %s", p->gate.status,
 			 p->env.disabled_reason);
+		snprintf(p->disabled_status_text, sizeof(p->disabled_status_text), "%s; %s",
+			 p->status_text, p->env.disabled_reason);
 		atomic_store_explicit(&p->disabled_text_ready, 1, memory_order_release);
 	}
 	CRYPTO_THREAD_unlock(p->gate_lock);
@@ -291,17 +337,26 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 	OSSL_PARAM *q;
 	char key[64];
 
-	const struct eip93_gate *g = gate_get(p);
-	const char *gate_text = g->status;
+	const char *gate_text, *status_text;
 
-	if (atomic_load_explicit(&p->env.engine_disabled, memory_order_acquire))
+	gate_get(p);
+	gate_text = p->gate.status;
+	status_text = p->status_text;
+
+	if (atomic_load_explicit(&p->env.engine_disabled, memory_order_acquire)) {
 		gate_text = disabled_status(p);
+		if (atomic_load_explicit(&p->disabled_text_ready, memory_order_acquire))
+			status_text = p->disabled_status_text;
+	}
 
 	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||
 	    !set_str(params, OSSL_PROV_PARAM_VERSION, EIP93_VERSION) ||
 	    !set_str(params, OSSL_PROV_PARAM_BUILDINFO,
 		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT ", built with " OPENSSL_VERSION_TEXT ")") ||
-	    !set_str(params, "eip93-gate", gate_text))
+	    !set_str(params, "eip93-gate", gate_text) ||
+	    !set_str(params, "eip93-status", status_text) ||
+	    !set_str(params, "eip93-calibration", p->gate.calib) ||
+	    !set_str(params, "eip93-window", p->window_text))
 		return 0;
 	q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
 	if (q != NULL && !OSSL_PARAM_set_int(q, 1))
@@ -400,6 +455,8 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		return 0;
 	}
 	snprintf(p->gate.status, sizeof(p->gate.status), "disabled: not evaluated yet");
+	snprintf(p->status_text, sizeof(p->status_text), "%s", p->gate.status);
+	snprintf(p->window_text, sizeof(p->window_text), "none");
 	snprintf(p->name, sizeof(p->name), "%s", EIP93_LONG_NAME);
 
 	read_config(p, core_get_params, self, sizeof(self));

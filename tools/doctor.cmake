@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # eip93-doctor (tools/eip93-doctor.c): prints every fact of the provider's
-# gate, its verdict and what to do.  It compiles the provider's detect/
+# gate, its verdict and what to do; `eip93-doctor calibrate` (tools/calibrate.c)
+# measures the engine against software and writes the calibration.  It
+# compiles the provider's detect/
 # sources in (the same code reads the same facts).  Included by the root
 # CMakeLists.txt (installed into bin/) and, until then, by test/arm64/suite.cmake.
 if(TARGET eip93-doctor)
@@ -9,7 +11,9 @@ endif()
 add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/detect/dt.c ${PROJECT_SOURCE_DIR}/detect/cpu.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
-  ${PROJECT_SOURCE_DIR}/provider/gate.c)
+  ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
+  ${PROJECT_SOURCE_DIR}/provider/calib.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
+  ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)

@@ -10,8 +10,12 @@
 #       <multiarch modulesdir>/eip93.so (the release module, stripped)
 #       /usr/share/doc/openssl-provider-eip93/{README.md,copyright,changelog.Debian.gz}
 #       /usr/share/doc/openssl-provider-eip93/examples/openssl.cnf.example
+#       /usr/lib/modules-load.d/eip93.conf (arm64 only: ghash-ce, the NEON GHASH)
 #   eip93-doctor_<ver>-1_<arch>.deb            Multi-Arch: foreign
-#       /usr/bin/eip93-doctor
+#       /usr/bin/eip93-doctor, /var/lib/eip93/ (the calibration's directory)
+#       /usr/lib/systemd/system/eip93-calibrate.service (at boot, when the
+#       calibration is missing or stale); postinst calibrates (skipped with a
+#       message where the engine is absent, or when installing into DPKG_ROOT)
 # Nothing in /etc is shipped or changed: enabling the provider is an edit of
 # /etc/ssl/openssl.cnf that the operator makes (docs/operations.md).
 # Prints the paths of the two packages.
@@ -110,6 +114,13 @@ docdir "$root" "$p"
 install -m0644 "$src/README.md" "$root/usr/share/doc/$p/README.md"
 install -d -m0755 "$root/usr/share/doc/$p/examples"
 install -m0644 "$src/openssl.cnf.example" "$root/usr/share/doc/$p/examples/openssl.cnf.example"
+if [[ "$arch" == arm64 ]]; then
+    # The NEON GHASH is a module without an alias for its driver name: load it at boot.
+    install -d -m0755 "$root/usr/lib/modules-load.d"
+    printf '# eip93: the arm64 NEON GHASH (ghash-neon) for gcm_base(ctr(aes-eip93),ghash-neon)\nghash-ce\n' \
+        >"$root/usr/lib/modules-load.d/eip93.conf"
+    chmod 0644 "$root/usr/lib/modules-load.d/eip93.conf"
+fi
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: $p
 Version: $deb_version
@@ -141,6 +152,10 @@ install -d -m0755 "$root/DEBIAN" "$root/usr/bin"
 install -m0755 "$doctor" "$root/usr/bin/eip93-doctor"
 "$strip" --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/eip93-doctor"
 docdir "$root" "$p"
+install -d -m0755 "$root/var/lib/eip93" "$root/usr/lib/systemd/system"
+install -m0644 "$here/eip93-calibrate.service" "$root/usr/lib/systemd/system/eip93-calibrate.service"
+install -m0755 "$here/doctor.postinst" "$root/DEBIAN/postinst"
+install -m0755 "$here/doctor.postrm" "$root/DEBIAN/postrm"
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: $p
 Version: $deb_version
@@ -155,6 +170,11 @@ Description: explains why the eip93 OpenSSL provider is (not) offloading
  eip93-doctor prints every fact the eip93 provider's gate reads (device tree,
  CPU hwcaps, kernel and OpenSSL FIPS state, AF_ALG policy and binds), the
  provider's own verdict and counters, and what to do about each.
+ .
+ eip93-doctor calibrate measures the engine against OpenSSL's software
+ AES-GCM on the box and writes /var/lib/eip93/calibration, which the provider
+ follows (the engine only for the payload sizes where it wins, or off). It
+ runs at install and at boot when the calibration is missing or stale.
 CONTROL
 finish "$root" "$p"
 rm -rf "$stage"

@@ -49,8 +49,26 @@ for f in ".$modulesdir/eip93.so" ./usr/share/doc/openssl-provider-eip93/examples
     grep -qx -- "$f" <<<"$files" && ok "ships $f" || bad "does not ship $f"
 done
 ! grep -q '^\./etc' <<<"$files" && ok "nothing in /etc" || bad "ships files in /etc"
-dpkg-deb -c "$doc" | awk '{ print $6 }' | grep -qx ./usr/bin/eip93-doctor && ok "doctor: /usr/bin/eip93-doctor" ||
-    bad "doctor path"
+dfiles=$(dpkg-deb -c "$doc" | awk '{ print $6 }')
+for f in ./usr/bin/eip93-doctor ./usr/lib/systemd/system/eip93-calibrate.service ./var/lib/eip93/; do
+    grep -qx -- "$f" <<<"$dfiles" && ok "doctor ships $f" || bad "doctor does not ship $f"
+done
+# The calibration at install: postinst (and purge removes what it wrote).
+dpkg-deb -e "$doc" "$tmp/ctl"
+sh -n "$tmp/ctl/postinst" && sh -n "$tmp/ctl/postrm" && ok "doctor postinst/postrm are valid sh" || bad "maintainer scripts"
+grep -q 'eip93-doctor calibrate --if-needed' "$tmp/ctl/postinst" && grep -q 'calibration skipped' "$tmp/ctl/postinst" &&
+    ok "doctor postinst calibrates when needed, says when it is skipped" || bad "postinst content"
+grep -q 'ExecStart=/usr/bin/eip93-doctor calibrate --if-needed' <(dpkg-deb --fsys-tarfile "$doc" |
+    tar -xO ./usr/lib/systemd/system/eip93-calibrate.service) && ok "eip93-calibrate.service: calibrate --if-needed" ||
+    bad "service unit"
+# arm64: the NEON GHASH loaded at boot; elsewhere nothing.
+if [[ "$arch" == arm64 ]]; then
+    grep -qx ./usr/lib/modules-load.d/eip93.conf <<<"$files" &&
+        dpkg-deb --fsys-tarfile "$prov" | tar -xO ./usr/lib/modules-load.d/eip93.conf | grep -qx ghash-ce &&
+        ok "arm64: modules-load.d/eip93.conf loads ghash-ce" || bad "arm64: no ghash-ce in modules-load.d"
+else
+    ! grep -q modules-load <<<"$files" && ok "$arch: no modules-load.d entry (ghash-ce is arm64)" || bad "modules-load on $arch"
+fi
 dpkg-deb -x "$prov" "$tmp/x"
 if grep -qa -e EIP93_TEST_DT_PATH -e EIP93_TEST_HWCAP "$tmp/x$modulesdir/eip93.so"; then
     bad "the packaged module has test hooks"
@@ -64,6 +82,8 @@ mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
 dpkg_() { dpkg --root="$root" --force-not-root --force-depends --force-architecture \
     --force-script-chrootless --log=/dev/null "$@"; }
 if out=$(dpkg_ -i "$prov" "$doc" 2>&1); then ok "dpkg -i (scratch root)"; else bad "dpkg -i"; echo "$out"; fi
+grep -q "eip93-doctor: installed into $root: not calibrating" <<<"$out" &&
+    ok "postinst into a scratch root: does not calibrate, says so" || { bad "postinst message"; echo "$out"; }
 [[ -f "$root$modulesdir/eip93.so" ]] && ok "installed $modulesdir/eip93.so" || bad "module not installed"
 dpkg_ -s openssl-provider-eip93 2>/dev/null | grep -q '^Status: install ok installed' &&
     ok "dpkg status: installed" || bad "dpkg status"
@@ -82,9 +102,18 @@ if [[ "$mode" == native ]]; then
     [[ $rc -eq 1 ]] && grep -q '^verdict: disabled: ' <<<"$dout" && grep -q 'activated by config    yes' <<<"$dout" &&
         ok "installed eip93-doctor: exit 1, the verdict, activated by the example config" ||
         { bad "eip93-doctor (exit $rc)"; echo "$dout"; }
+    # What postinst runs, on this machine without the engine: exit 3, nothing written.
+    rc=0
+    OPENSSL_MODULES=$root$modulesdir "$root/usr/bin/eip93-doctor" calibrate --if-needed --rounds 3 --time-ms 100 \
+        --output "$tmp/cal/calibration" >"$tmp/cal.out" 2>&1 || rc=$?
+    [[ $rc -eq 3 && ! -e "$tmp/cal/calibration" ]] && grep -q 'engine is not available here' "$tmp/cal.out" &&
+        ok "installed eip93-doctor calibrate: no engine here, exit 3 (postinst: skipped), nothing written" ||
+        { bad "calibrate without engine (exit $rc)"; cat "$tmp/cal.out"; }
 fi
 
-if out=$(dpkg_ -r eip93-doctor openssl-provider-eip93 2>&1); then ok "dpkg -r"; else bad "dpkg -r"; echo "$out"; fi
+echo 'format = 1' >"$root/var/lib/eip93/calibration"
+if out=$(dpkg_ -P eip93-doctor openssl-provider-eip93 2>&1); then ok "dpkg -P"; else bad "dpkg -P"; echo "$out"; fi
+[[ ! -e "$root/var/lib/eip93" ]] && ok "purge removed the calibration" || bad "calibration left after purge"
 [[ ! -e "$root$modulesdir/eip93.so" ]] && ok "removed" || bad "module left after dpkg -r"
 
 echo "debian package ($arch): $pass passed, $fail failed"

@@ -6,7 +6,9 @@
 # Build the test-only eip93_sim.ko against the installed Debian headers
 # /usr/src/linux-headers-<ABI>-amd64 (package linux-headers-<ABI>-amd64; ABI
 # as printed by test/guest/kernel-abi.sh).  Kbuild writes into M=, so the
-# sources are copied into OUT_DIR first; the result is OUT_DIR/eip93_sim.ko.
+# sources are copied into OUT_DIR first; the results are OUT_DIR/eip93_sim.ko
+# (the simulated engine) and OUT_DIR/eip93_ghash_neon.ko (a GHASH named
+# ghash-neon, for the gate's composition order).
 set -euo pipefail
 
 die() {
@@ -20,7 +22,7 @@ abi=$3
 [[ -n "$abi" ]] || die "empty ABI"
 kdir="/usr/src/linux-headers-$abi-amd64"
 [[ -f "$kdir/Makefile" ]] || die "$kdir not found: install linux-headers-$abi-amd64"
-for f in eip93_sim.c Kbuild; do
+for f in eip93_sim.c eip93_ghash_neon.c Kbuild; do
     [[ -f "$src/$f" ]] || die "$src/$f not found"
 done
 
@@ -28,10 +30,12 @@ mkdir -p "$2"
 out=$(cd "$2" && pwd)
 
 # Copy only what changed, so that make stays incremental.
-for f in eip93_sim.c Kbuild; do
+for f in eip93_sim.c eip93_ghash_neon.c Kbuild; do
     cmp -s "$src/$f" "$out/$f" || cp "$src/$f" "$out/$f"
 done
 
 make -s -C "$kdir" M="$out" modules
-[[ -f "$out/eip93_sim.ko" ]] || die "$out/eip93_sim.ko was not produced"
-echo "kmod/build: $out/eip93_sim.ko"
+for ko in eip93_sim eip93_ghash_neon; do
+    [[ -f "$out/$ko.ko" ]] || die "$out/$ko.ko was not produced"
+done
+echo "kmod/build: $out/eip93_sim.ko $out/eip93_ghash_neon.ko"

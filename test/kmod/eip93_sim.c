@@ -28,6 +28,17 @@
  *             key / tag for requests without payload).
  *   delay_ms  delay every request by this many milliseconds (capped at
  *             10 s); requests are processed one at a time, as by one ring.
+ *   latency_us, rate
+ *             the timing model of one engine: requests wait in one FIFO
+ *             queue and are served one at a time, each taking
+ *             latency_us + bytes / rate (rate in bytes per second) from the
+ *             moment the engine takes it up, however long the arithmetic
+ *             itself takes; the completion comes when that time is over
+ *             (an hrtimer sleep of the queue's worker).  0 = no latency /
+ *             as fast as the arithmetic (the default).  Capped at 10 s per
+ *             request.  Set them after the registration and after the first
+ *             bind of a template (their self-tests issue hundreds of
+ *             requests).  busy_us (read-only) sums the service times.
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
  *             releases the held requests, which then complete normally.
@@ -46,6 +57,10 @@
 #include <crypto/scatterwalk.h>
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -74,6 +89,9 @@ static unsigned int sim_corrupt;
 static unsigned int sim_delay_ms;
 static unsigned int sim_fail;
 static unsigned int sim_stall;
+static unsigned int sim_latency_us;
+static unsigned int sim_rate;
+static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
 
 static DEFINE_SPINLOCK(sim_lock);	/* guards the four below */
 static LIST_HEAD(sim_held);
@@ -164,8 +182,42 @@ module_param_named(fail, sim_fail, uint, 0644);
 MODULE_PARM_DESC(fail, "nonzero: complete each request with -EIO");
 module_param_cb(stall, &sim_stall_ops, &sim_stall, 0644);
 MODULE_PARM_DESC(stall, "nonzero: hold requests; 0 releases them");
+module_param_named(latency_us, sim_latency_us, uint, 0644);
+MODULE_PARM_DESC(latency_us, "timing model: fixed time per request in microseconds (0: none)");
+module_param_named(rate, sim_rate, uint, 0644);
+MODULE_PARM_DESC(rate, "timing model: engine throughput in bytes per second (0: as fast as it computes)");
+module_param_cb(busy_us, &sim_counter_ops, &sim_busy_us, 0444);
+MODULE_PARM_DESC(busy_us, "timing model: sum of the modelled service times (us)");
 
 /* ---- the simulated engine -------------------------------------------- */
+
+/* The timing model's service time of one request, in ns (0: none). */
+static u64 sim_service_ns(unsigned int bytes)
+{
+	u64 ns = (u64)READ_ONCE(sim_latency_us) * NSEC_PER_USEC;
+	unsigned int rate = READ_ONCE(sim_rate);
+
+	if (rate)
+		ns += div64_u64((u64)bytes * NSEC_PER_SEC, rate);
+	return min_t(u64, ns, (u64)SIM_MAX_DELAY_MS * NSEC_PER_MSEC);
+}
+
+/*
+ * Hold the (only) engine until @start + @ns: the ordered workqueue's single
+ * worker is the engine, so the next request waits in the queue meanwhile.
+ */
+static void sim_serve_until(ktime_t start, u64 ns)
+{
+	ktime_t end = ktime_add_ns(start, ns);
+
+	if (!ns)
+		return;
+	atomic64_add(div_u64(ns, NSEC_PER_USEC), &sim_busy_us);
+	while (ktime_before(ktime_get(), end)) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_hrtimeout(&end, HRTIMER_MODE_ABS);
+	}
+}
 
 static void sim_complete(struct skcipher_request *req, int err)
 {
@@ -183,6 +235,7 @@ static void sim_work(struct work_struct *work)
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct skcipher_request *fb = &rctx->fallback_req;
 	unsigned int delay;
+	ktime_t start;
 	bool exiting;
 	int err;
 
@@ -201,6 +254,7 @@ static void sim_work(struct work_struct *work)
 		return;
 	}
 
+	start = ktime_get();
 	delay = READ_ONCE(sim_delay_ms);
 	if (delay)
 		msleep(min(delay, SIM_MAX_DELAY_MS));
@@ -227,6 +281,7 @@ static void sim_work(struct work_struct *work)
 			scatterwalk_map_and_copy(&b, req->dst, req->cryptlen - 1, 1, 1);
 		}
 	}
+	sim_serve_until(start, sim_service_ns(req->cryptlen));
 	sim_complete(req, err);
 }
 

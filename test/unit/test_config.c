@@ -111,8 +111,54 @@ static void test_cross(void)
 	CHECK_EQ_INT(eip93_config_check(&c, err, sizeof(err)), 0);
 }
 
+static void test_kalg_and_calibration(void)
+{
+	struct eip93_config c;
+	char err[256] = "";
+
+	eip93_config_defaults(&c);
+	CHECK(c.kalg[0] == '\0');
+	CHECK(strcmp(c.calib_file, EIP93_CALIBRATION_FILE) == 0);
+	CHECK_EQ_INT(c.window_set, 0);
+	for (int i = 0; i < EIP93_NKALG; i++) {
+		CHECK_EQ_INT(eip93_config_set(&c, "kernel-algorithm", eip93_kalg_names[i], err,
+					      sizeof(err)), 0);
+		CHECK(strcmp(c.kalg, eip93_kalg_names[i]) == 0);
+		CHECK_EQ_INT(eip93_kalg_index(eip93_kalg_names[i]), i);
+	}
+	CHECK(strcmp(eip93_kalg_names[0], "gcm_base(ctr(aes-eip93),ghash-neon)") == 0);
+	CHECK(strcmp(eip93_kalg_names[1], "gcm_base(ctr(aes-eip93),ghash-generic)") == 0);
+	CHECK(strcmp(eip93_kalg_names[2], "gcm_base(ctr(aes-eip93),ghash-lib)") == 0);
+	/* Nothing else: not gcm(aes), not another driver, not a near miss. */
+	static const char *const bad_kalg[] = {
+		"gcm(aes)", "gcm_base(ctr(aes-generic),ghash-generic)", "ghash-neon", "",
+		"gcm_base(ctr(aes-eip93),ghash-neon) ", "GCM_BASE(CTR(AES-EIP93),GHASH-NEON)",
+		"gcm_base(ctr(aes-eip93),ghash)",
+	};
+	for (size_t i = 0; i < sizeof(bad_kalg) / sizeof(bad_kalg[0]); i++) {
+		err[0] = '\0';
+		CHECK_EQ_INT(eip93_config_set(&c, "kernel-algorithm", bad_kalg[i], err, sizeof(err)),
+			     -EINVAL);
+		CHECK(strstr(err, "kernel-algorithm") != NULL && strstr(err, bad_kalg[i]) != NULL);
+	}
+	CHECK(strcmp(c.kalg, eip93_kalg_names[2]) == 0); /* unchanged on failure */
+
+	CHECK_EQ_INT(eip93_config_set(&c, "calibration-file", "/tmp/x", err, sizeof(err)), 0);
+	CHECK(strcmp(c.calib_file, "/tmp/x") == 0);
+	CHECK_EQ_INT(eip93_config_set(&c, "calibration-file", "none", err, sizeof(err)), 0);
+	CHECK(c.calib_file[0] == '\0');
+	CHECK_EQ_INT(eip93_config_set(&c, "calibration-file", "relative/path", err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "calibration-file = \"relative/path\"") != NULL);
+	CHECK_EQ_INT(eip93_config_set(&c, "calibration-file", "", err, sizeof(err)), -EINVAL);
+
+	CHECK_EQ_INT(eip93_config_set(&c, "min-size", "8192", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.window_set, 1);
+}
+
 int main(void)
 {
+	test_kalg_and_calibration();
 	test_defaults();
 	test_valid();
 	test_invalid();

@@ -4,6 +4,7 @@
  * provider uses (the device-tree file and hwcap inputs here are plain
  * function arguments; in eip93.so only the test-hooks build sets them).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +85,9 @@ static void test_order(void)
 	if (g.enabled) {
 		HAS(g, "enabled: gcm_base(ctr(aes-eip93),ghash-");
 	} else {
-		HAS(g, "disabled: kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-generic): ");
-		HAS(g, "gcm_base(ctr(aes-eip93),ghash-lib): ");
+		HAS(g, "disabled: kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-neon): ");
+		HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-generic): ");
+		HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-lib): ");
 	}
 
 	g = decide(NULL, an7581, 1, 1UL << 3);
@@ -145,6 +147,196 @@ static void test_inputs(void)
 	HAS(g, "disabled: fips: OpenSSL default properties ask for FIPS");
 }
 
+/* ---- composition order and calibration, with a scripted probe ---------- */
+
+static int probe_err[3];		/* per eip93_kalg_names index: 0 binds, else errno */
+static char probe_log[256];
+
+static int fake_probe(const char *kalg)
+{
+	int i = eip93_kalg_index(kalg);
+
+	strncat(probe_log, i == 0 ? "N" : i == 1 ? "G" : i == 2 ? "L" : "?",
+		sizeof(probe_log) - strlen(probe_log) - 1);
+	return i < 0 ? -EINVAL : -probe_err[i];
+}
+
+static struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char *kernel)
+{
+	struct eip93_gate_input in;
+	struct eip93_gate g;
+
+	memset(&in, 0, sizeof(in));
+	in.cfg = &cfg;
+	in.dt_path_override = dt_file("an7581", "airoha,an7581\0", 14);
+	in.hwcap_override = 1;
+	in.probe = fake_probe;
+	in.calib = cl;
+	in.facts.kernel = kernel;
+	in.facts.openssl = "3.0.17";
+	in.facts.provider = "0.1.0";
+	probe_log[0] = '\0';
+	eip93_gate_decide(&in, &g);
+	return g;
+}
+
+static void test_composition_order(void)
+{
+	struct eip93_gate g;
+
+	eip93_config_defaults(&cfg);
+	probe_err[0] = probe_err[1] = probe_err[2] = 0;
+	g = decide_k(NULL, "6.1.0");
+	CHECK(strcmp(probe_log, "N") == 0);
+	CHECK(strcmp(g.status, "enabled: " EIP93_KALG_NEON) == 0);
+	HAS(g, "enabled: gcm_base(ctr(aes-eip93),ghash-neon)");
+	CHECK(strstr(g.ghash, "ghash-neon") != NULL);
+
+	/* Any bind error moves on: EPERM, EINVAL, ENOENT, EACCES alike. */
+	static const int errs[] = { ENOENT, EPERM, EACCES, EINVAL, EAFNOSUPPORT };
+
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		probe_err[0] = errs[i];
+		probe_err[1] = 0;
+		g = decide_k(NULL, "6.1.0");
+		CHECK(strcmp(probe_log, "NG") == 0);
+		CHECK(strcmp(g.kalg, EIP93_KALG_GENERIC) == 0);
+		CHECK(strstr(g.ghash, "table GHASH: slow on this CPU; load ghash-ce") != NULL);
+		probe_err[1] = errs[i];
+		g = decide_k(NULL, "6.1.0");
+		CHECK(strcmp(probe_log, "NGL") == 0);
+		CHECK(strcmp(g.kalg, EIP93_KALG_LIB) == 0);
+	}
+	probe_err[0] = ENOENT;
+	probe_err[1] = EINVAL;
+	probe_err[2] = EPERM;
+	g = decide_k(NULL, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	CHECK(strcmp(probe_log, "NGL") == 0);
+	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_NEON ": ENOENT");
+	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_GENERIC ": EINVAL");
+	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_LIB ": EPERM");
+
+	/* kernel-algorithm: that one only. */
+	char err[256];
+
+	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_LIB, err, sizeof(err)), 0);
+	probe_err[0] = probe_err[1] = probe_err[2] = 0;
+	g = decide_k(NULL, "6.1.0");
+	CHECK(strcmp(probe_log, "L") == 0);
+	CHECK(strcmp(g.kalg, EIP93_KALG_LIB) == 0);
+	probe_err[2] = ENOENT;
+	g = decide_k(NULL, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	HAS(g, "(kernel-algorithm = " EIP93_KALG_LIB " in config)");
+}
+
+static void calib_loaded(struct eip93_calib_load *cl, const char *kalg, int engine)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->state = EIP93_CALIB_LOADED;
+	strcpy(cl->path, "/var/lib/eip93/calibration");
+	strcpy(cl->cal.date, "2026-12-01T10:00:00Z");
+	strcpy(cl->cal.kernel, "6.1.0");
+	strcpy(cl->cal.openssl, "3.0.17");
+	strcpy(cl->cal.provider, "0.1.0");
+	strcpy(cl->cal.composition, kalg);
+	cl->cal.engine = engine;
+	cl->cal.min_size = engine ? 8192 : 0;
+	cl->cal.max_size = engine ? 65536 : 0;
+	strcpy(cl->cal.reason, "16384 B: engine 1.00 MB/s, software 9.00 MB/s");
+}
+
+static void test_calibration(void)
+{
+	struct eip93_calib_load cl;
+	struct eip93_gate g;
+	char err[256];
+
+	eip93_config_defaults(&cfg);
+	probe_err[0] = probe_err[1] = probe_err[2] = 0;
+
+	/* Current, engine: its composition first, its window. */
+	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	g = decide_k(&cl, "6.1.0");
+	CHECK(strcmp(probe_log, "G") == 0);
+	CHECK(strcmp(g.kalg, EIP93_KALG_GENERIC) == 0);
+	CHECK_EQ_INT(g.min_size, 8192);
+	CHECK_EQ_INT(g.max_size, 65536);
+	CHECK_EQ_INT(g.window_calibrated, 1);
+	CHECK(strstr(g.calib, "calibrated 2026-12-01T10:00:00Z on 6.1.0") != NULL);
+
+	/* Current, off: engine off, with the measured reason. */
+	calib_loaded(&cl, EIP93_KALG_GENERIC, 0);
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	HAS(g, "disabled: calibration (2026-12-01T10:00:00Z");
+	HAS(g, "engine 1.00 MB/s, software 9.00 MB/s");
+
+	/* Another kernel release: stale, ignored, defaults, order. */
+	calib_loaded(&cl, EIP93_KALG_GENERIC, 0);
+	g = decide_k(&cl, "6.12.0");
+	CHECK_EQ_INT(g.enabled, 1);
+	CHECK(strcmp(probe_log, "N") == 0);
+	CHECK_EQ_INT(g.min_size, 4096);
+	CHECK_EQ_INT(g.max_size, 32768);
+	CHECK_EQ_INT(g.window_calibrated, 0);
+	CHECK(strncmp(g.calib, "stale: ", 7) == 0);
+	CHECK(strstr(g.calib, "measured on kernel 6.1.0, this is 6.12.0") != NULL);
+
+	/* Its composition no longer binds: stale, the next in order. */
+	calib_loaded(&cl, EIP93_KALG_NEON, 1);
+	probe_err[0] = ENOENT;
+	g = decide_k(&cl, "6.1.0");
+	CHECK(strcmp(probe_log, "NG") == 0);
+	CHECK(strcmp(g.kalg, EIP93_KALG_GENERIC) == 0);
+	CHECK_EQ_INT(g.min_size, 4096);
+	CHECK(strstr(g.calib, "no longer binds (ENOENT") != NULL);
+	probe_err[0] = 0;
+
+	/* OpenSSL / provider versions. */
+	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	strcpy(cl.cal.openssl, "3.5.7");
+	g = decide_k(&cl, "6.1.0");
+	CHECK(strstr(g.calib, "stale: ") != NULL && strstr(g.calib, "OpenSSL 3.5.7") != NULL);
+	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	strcpy(cl.cal.provider, "0.0.9");
+	g = decide_k(&cl, "6.1.0");
+	CHECK(strstr(g.calib, "stale: ") != NULL && strstr(g.calib, "eip93 0.0.9") != NULL);
+
+	/* Explicit min-size/max-size win over the calibration's window. */
+	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	CHECK_EQ_INT(eip93_config_set(&cfg, "max-size", "20000", err, sizeof(err)), 0);
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.max_size, 20000);
+	CHECK(strstr(g.calib, "take precedence") != NULL);
+	eip93_config_defaults(&cfg);
+
+	/* kernel-algorithm naming another composition makes it foreign. */
+	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_NEON, err, sizeof(err)), 0);
+	g = decide_k(&cl, "6.1.0");
+	CHECK(strcmp(g.kalg, EIP93_KALG_NEON) == 0);
+	CHECK(strstr(g.calib, "stale: ") != NULL && strstr(g.calib, "kernel-algorithm") != NULL);
+	eip93_config_defaults(&cfg);
+
+	/* Absent, none, corrupt. */
+	memset(&cl, 0, sizeof(cl));
+	cl.state = EIP93_CALIB_ABSENT;
+	strcpy(cl.path, "/var/lib/eip93/calibration");
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 1);
+	CHECK(strncmp(g.calib, "uncalibrated", 12) == 0);
+	g = decide_k(NULL, "6.1.0");
+	CHECK(strstr(g.calib, "calibration-file = none") != NULL);
+	cl.state = EIP93_CALIB_INVALID;
+	strcpy(cl.error, "corrupt: line 3: unknown key \"foo\"");
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	CHECK(probe_log[0] == '\0');
+	HAS(g, "calibration file /var/lib/eip93/calibration is invalid (corrupt: line 3");
+	HAS(g, "engine kept off");
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL) {
@@ -155,6 +347,8 @@ int main(void)
 	test_order();
 	test_dt();
 	test_inputs();
+	test_composition_order();
+	test_calibration();
 	{
 		char cmd[64];
 

@@ -57,12 +57,22 @@ done
 info=$(mk stub-info-libopenssl-eip93 2>/dev/null)
 deps=$(sed -n 's/^Depends: //p' <<<"$info")
 for d in +libopenssl +libopenssl-conf +kmod-crypto-user +kmod-crypto-gcm +kmod-crypto-ghash \
-    kmod-crypto-hw-eip93; do
+    kmod-crypto-hw-eip93 +kmod-crypto-ghash-arm64-ce; do
     [[ " $deps " == *" $d "* || " $deps " == *":$d "* ]] && ok "libopenssl-eip93 depends on $d" ||
         bad "libopenssl-eip93 lacks the dependency $d"
 done
 grep -qx 'Conffiles: /etc/ssl/modules.cnf.d/eip93.cnf' <<<"$info" && ok "conffiles: the fragment" ||
     bad "conffiles"
+# The NEON GHASH kernel package (ghash-ce.ko, autoloaded).
+if kinfo=$(mk stub-info-kmod-crypto-ghash-arm64-ce 2>&1); then ok "kmod-crypto-ghash-arm64-ce: evaluates"; else
+    bad "kmod-crypto-ghash-arm64-ce"; echo "$kinfo"; fi
+echo "$kinfo" | sed 's/^/   /'
+grep -qx 'KConfig: CONFIG_CRYPTO_GHASH_ARM64_CE' <<<"$kinfo" && ok "kmod: KCONFIG CONFIG_CRYPTO_GHASH_ARM64_CE" ||
+    bad "kmod: KCONFIG"
+grep -qx 'Files: $(LINUX_DIR)/arch/arm64/crypto/ghash-ce.ko' <<<"$kinfo" && ok "kmod: ships arch/arm64/crypto/ghash-ce.ko" ||
+    bad "kmod: FILES"
+grep -qE '^AutoLoad: [0-9]+:ghash-ce$' <<<"$kinfo" && ok "kmod: autoloads ghash-ce" || bad "kmod: AUTOLOAD"
+grep -q '^Depends: @aarch64' <<<"$kinfo" && ok "kmod: aarch64 only" || bad "kmod: not aarch64-only"
 for o in -DBUILD_TESTING=OFF -DEIP93_TEST_HOOKS=OFF -DEIP93_MODULESDIR=/usr/lib/ossl-modules; do
     grep -q -- "^CMake: .*$o" <<<"$info" && ok "cmake option $o" || bad "cmake option $o missing"
 done
@@ -76,8 +86,8 @@ for p in libopenssl-eip93 eip93-doctor; do
         bad "$p: install recipe"; echo "$out"; fi
 done
 lst() { (cd "$tmp/ipkg/$1" && find . -mindepth 1 \( -type f -printf '%m %p\n' \) -o \( -type d -printf '%m %p/\n' \) | sort -k2); }
-want_lib=$'755 ./etc/\n755 ./etc/ssl/\n755 ./etc/ssl/modules.cnf.d/\n644 ./etc/ssl/modules.cnf.d/eip93.cnf\n755 ./usr/\n755 ./usr/lib/\n755 ./usr/lib/ossl-modules/\n755 ./usr/lib/ossl-modules/eip93.so'
-want_doc=$'755 ./usr/\n755 ./usr/bin/\n755 ./usr/bin/eip93-doctor'
+want_lib=$'755 ./etc/\n755 ./etc/eip93/\n755 ./etc/ssl/\n755 ./etc/ssl/modules.cnf.d/\n644 ./etc/ssl/modules.cnf.d/eip93.cnf\n755 ./usr/\n755 ./usr/lib/\n755 ./usr/lib/ossl-modules/\n755 ./usr/lib/ossl-modules/eip93.so'
+want_doc=$'755 ./etc/\n755 ./etc/init.d/\n755 ./etc/init.d/eip93-calibrate\n755 ./usr/\n755 ./usr/bin/\n755 ./usr/bin/eip93-doctor'
 [[ "$(lst libopenssl-eip93)" == "$want_lib" ]] && ok "libopenssl-eip93: files and modes" ||
     { bad "libopenssl-eip93: files"; lst libopenssl-eip93; }
 [[ "$(lst eip93-doctor)" == "$want_doc" ]] && ok "eip93-doctor: files and modes" ||
@@ -98,6 +108,18 @@ grep -A1 "^config provider 'eip93'" "$root/etc/config/openssl" | grep -q "option
     ok "UCI: enabled '1'" || bad "UCI: not enabled"
 grep -q "^config provider 'legacy'" "$root/etc/config/openssl" && ok "UCI: other sections kept" || bad "UCI: legacy lost"
 IPKG_INSTROOT=$root sh "$tmp/ipkg/libopenssl-eip93.postrm" && ok "postrm (offline) exits 0" || bad "postrm"
+# eip93-doctor: the calibration's init script and postinst.
+init=$tmp/ipkg/eip93-doctor/etc/init.d/eip93-calibrate
+expect "init script is valid sh" sh -n "$init"
+head -n 1 "$init" | grep -qx '#!/bin/sh /etc/rc.common' && ok "init script: rc.common" || bad "init: shebang"
+grep -q 'eip93-doctor calibrate --if-needed --output /etc/eip93/calibration' "$init" &&
+    ok "init script: calibrates when missing or stale, into /etc/eip93/calibration" || bad "init: command"
+grep -q '^calibration-file = /etc/eip93/calibration$' "$root/etc/ssl/modules.cnf.d/eip93.cnf" &&
+    ok "the fragment names the same calibration file" || bad "fragment: calibration-file"
+expect "doctor postinst is valid sh" sh -n "$tmp/ipkg/eip93-doctor.postinst"
+grep -q '/etc/init.d/eip93-calibrate start' "$tmp/ipkg/eip93-doctor.postinst" &&
+    IPKG_INSTROOT=$root sh "$tmp/ipkg/eip93-doctor.postinst" && ok "doctor postinst: starts the calibration (offline: nothing)" ||
+    bad "doctor postinst"
 
 # ---- 4. the fragment in a model of OpenWrt's OpenSSL configuration ---------
 # providers.cnf from the UCI file, as /etc/init.d/openssl makes it: one

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "calib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../alg/route.h"
+#include "config.h"
+
+enum key_id {
+	K_FORMAT, K_DATE, K_KERNEL, K_OPENSSL, K_PROVIDER, K_COMPOSITION, K_VERDICT,
+	K_MIN, K_MAX, K_REASON, K_N
+};
+
+static const char *const key_names[K_N] = {
+	"format", "date", "kernel-release", "openssl-version", "provider-version",
+	"composition", "verdict", "min-size", "max-size", "reason",
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	/* clang-analyzer 14 loses track of va_start here (as in gate.c). */
+	vsnprintf(err, errlen, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int parse_size(const char *v, size_t *out)
+{
+	size_t n = 0;
+
+	if (*v == '\0' || strlen(v) > 5)
+		return -1;
+	for (const char *p = v; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		n = n * 10 + (size_t)(*p - '0');
+	}
+	if (n < EIP93_ROUTE_MIN_SIZE_FLOOR || n > EIP93_ROUTE_MAX_SIZE_CEIL)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int copy_text(char *dst, size_t cap, const char *v)
+{
+	if (*v == '\0' || strlen(v) >= cap)
+		return -1;
+	strcpy(dst, v);
+	return 0;
+}
+
+/* One "key = value" line (already NUL-terminated, trimmed of its newline). */
+static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, unsigned int *seen,
+		      char *err, size_t errlen)
+{
+	char *eq = strstr(line, " = ");
+	const char *v;
+	int k, r = 0;
+
+	if (eq == NULL)
+		return fail(err, errlen, "line %u: expected \"key = value\"", lineno);
+	*eq = '\0';
+	v = eq + 3;
+	for (k = 0; k < K_N; k++)
+		if (strcmp(line, key_names[k]) == 0)
+			break;
+	if (k == K_N)
+		return fail(err, errlen, "line %u: unknown key \"%.40s\"", lineno, line);
+	if (*seen & (1U << k))
+		return fail(err, errlen, "line %u: %s given twice", lineno, key_names[k]);
+	*seen |= 1U << k;
+	switch (k) {
+	case K_FORMAT:
+		r = strcmp(v, EIP93_CALIB_FORMAT) == 0 ? 0 : -1;
+		break;
+	case K_DATE: r = copy_text(c->date, sizeof(c->date), v); break;
+	case K_KERNEL: r = copy_text(c->kernel, sizeof(c->kernel), v); break;
+	case K_OPENSSL: r = copy_text(c->openssl, sizeof(c->openssl), v); break;
+	case K_PROVIDER: r = copy_text(c->provider, sizeof(c->provider), v); break;
+	case K_COMPOSITION:
+		r = eip93_kalg_index(v) < 0 ? -1 : copy_text(c->composition, sizeof(c->composition), v);
+		break;
+	case K_VERDICT:
+		if (strcmp(v, "engine") == 0 || strcmp(v, "off") == 0)
+			c->engine = v[0] == 'e';
+		else
+			r = -1;
+		break;
+	case K_MIN: r = parse_size(v, &c->min_size); break;
+	case K_MAX: r = parse_size(v, &c->max_size); break;
+	case K_REASON: r = copy_text(c->reason, sizeof(c->reason), v); break;
+	default: break;
+	}
+	if (r < 0)
+		return fail(err, errlen, "line %u: invalid value %s = \"%.60s\"", lineno, key_names[k], v);
+	return 0;
+}
+
+int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *err,
+		      size_t errlen)
+{
+	char line[EIP93_CALIB_REASON + 64];
+	unsigned int seen = 0, lineno = 0;
+	size_t i = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (len == 0)
+		return fail(err, errlen, "empty file");
+	if (len > EIP93_CALIB_MAX_FILE)
+		return fail(err, errlen, "larger than %d bytes", EIP93_CALIB_MAX_FILE);
+	if (buf[len - 1] != '\n')
+		return fail(err, errlen, "truncated (no newline at the end)");
+	while (i < len) {
+		size_t n = 0;
+		int r;
+
+		lineno++;
+		while (i < len && buf[i] != '\n') {
+			unsigned char ch = (unsigned char)buf[i];
+
+			if (ch < 0x20 || ch == 0x7f)
+				return fail(err, errlen, "line %u: control byte 0x%02x", lineno, ch);
+			if (n + 1 >= sizeof(line))
+				return fail(err, errlen, "line %u: longer than %zu bytes", lineno,
+					    sizeof(line) - 1);
+			line[n++] = buf[i++];
+		}
+		i++; /* the newline */
+		line[n] = '\0';
+		if (n == 0 || line[0] == '#')
+			continue;
+		r = parse_line(line, lineno, c, &seen, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	for (int k = 0; k < K_N; k++) {
+		int need = k != K_MIN && k != K_MAX && k != K_REASON;
+
+		if (need && !(seen & (1U << k)))
+			return fail(err, errlen, "%s missing", key_names[k]);
+	}
+	if (c->engine) {
+		if (!(seen & (1U << K_MIN)) || !(seen & (1U << K_MAX)))
+			return fail(err, errlen, "verdict = engine without min-size and max-size");
+		if (c->min_size > c->max_size)
+			return fail(err, errlen, "min-size = %zu is above max-size = %zu", c->min_size,
+				    c->max_size);
+	} else {
+		if (seen & ((1U << K_MIN) | (1U << K_MAX)))
+			return fail(err, errlen, "verdict = off with a window");
+		if (!(seen & (1U << K_REASON)))
+			return fail(err, errlen, "verdict = off without a reason");
+	}
+	return 0;
+}
+
+int eip93_calib_format(const struct eip93_calib *c, const char *comment, char *buf, size_t len)
+{
+	int n, m;
+
+	n = snprintf(buf, len,
+		     "# eip93 calibration: written by `eip93-doctor calibrate`, read by the eip93\n"
+		     "# provider when it loads.  Do not edit: run `eip93-doctor calibrate` again.\n"
+		     "format = " EIP93_CALIB_FORMAT "\n"
+		     "date = %s\nkernel-release = %s\nopenssl-version = %s\nprovider-version = %s\n"
+		     "composition = %s\nverdict = %s\n",
+		     c->date, c->kernel, c->openssl, c->provider, c->composition,
+		     c->engine ? "engine" : "off");
+	if (n < 0 || (size_t)n >= len)
+		return -ENOSPC;
+	if (c->engine) {
+		m = snprintf(buf + n, len - (size_t)n, "min-size = %zu\nmax-size = %zu\n",
+			     c->min_size, c->max_size);
+		if (m < 0 || (size_t)m >= len - (size_t)n)
+			return -ENOSPC;
+		n += m;
+	}
+	if (c->reason[0] != '\0') {
+		m = snprintf(buf + n, len - (size_t)n, "reason = %s\n", c->reason);
+		if (m < 0 || (size_t)m >= len - (size_t)n)
+			return -ENOSPC;
+		n += m;
+	}
+	if (comment != NULL) {
+		m = snprintf(buf + n, len - (size_t)n, "%s", comment);
+		if (m < 0 || (size_t)m >= len - (size_t)n)
+			return -ENOSPC;
+		n += m;
+	}
+	return n;
+}
+
+int eip93_calib_stale(const struct eip93_calib *c, const struct eip93_calib_facts *f, char *why,
+		      size_t whylen)
+{
+	if (strcmp(c->kernel, f->kernel) != 0) {
+		snprintf(why, whylen, "measured on kernel %s, this is %s", c->kernel, f->kernel);
+		return 1;
+	}
+	if (strcmp(c->openssl, f->openssl) != 0) {
+		snprintf(why, whylen, "measured with OpenSSL %s, this is %s", c->openssl, f->openssl);
+		return 1;
+	}
+	if (strcmp(c->provider, f->provider) != 0) {
+		snprintf(why, whylen, "measured with eip93 %s, this is %s", c->provider, f->provider);
+		return 1;
+	}
+	return 0;
+}
+
+void eip93_calib_load(const char *path, struct eip93_calib_load *out)
+{
+	const size_t cap = EIP93_CALIB_MAX_FILE + 1;
+	char e[200], *buf;
+	ssize_t n;
+	size_t len = 0;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	if (path == NULL || path[0] == '\0') {
+		out->state = EIP93_CALIB_NONE;
+		return;
+	}
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		int err = errno;
+
+		out->state = err == ENOENT ? EIP93_CALIB_ABSENT : EIP93_CALIB_INVALID;
+		snprintf(out->error, sizeof(out->error), "cannot read it: %s", strerror(err));
+		return;
+	}
+	buf = malloc(cap);
+	if (buf == NULL) {
+		close(fd);
+		out->state = EIP93_CALIB_INVALID;
+		snprintf(out->error, sizeof(out->error), "cannot read it: out of memory");
+		return;
+	}
+	while (len < cap && (n = read(fd, buf + len, cap - len)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(out->error, sizeof(out->error), "cannot read it: %s",
+				 strerror(errno));
+			out->state = EIP93_CALIB_INVALID;
+			goto out;
+		}
+		len += (size_t)n;
+	}
+	if (eip93_calib_parse(buf, len, &out->cal, e, sizeof(e)) < 0) {
+		out->state = EIP93_CALIB_INVALID;
+		snprintf(out->error, sizeof(out->error), "corrupt: %s", e);
+		goto out;
+	}
+	out->state = EIP93_CALIB_LOADED;
+out:
+	close(fd);
+	free(buf);
+}

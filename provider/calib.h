@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The box's calibration (SPEC "Calibration"): a small file written by
+ * `eip93-doctor calibrate` and read by the provider at its gate.  Parsing,
+ * formatting and the staleness rule are pure (bytes in, verdict out) so host
+ * tests can feed them any file; eip93_calib_load() is the only I/O.
+ *
+ * Format (docs/performance.md): "key = value" lines, '#' comments, every key
+ * exactly once, nothing else.  A file that does not follow it is corrupt.
+ */
+#ifndef EIP93_CALIB_H
+#define EIP93_CALIB_H
+
+#include <stddef.h>
+
+#define EIP93_CALIB_FORMAT "1"
+#define EIP93_CALIB_MAX_FILE 16384	/* larger is corrupt */
+#define EIP93_CALIB_TEXT 160		/* each string value, with its NUL */
+#define EIP93_CALIB_REASON 512
+
+struct eip93_calib {
+	char date[EIP93_CALIB_TEXT];		/* date = 2026-12-01T10:00:00Z */
+	char kernel[EIP93_CALIB_TEXT];		/* kernel-release = uname -r */
+	char openssl[EIP93_CALIB_TEXT];	/* openssl-version = 3.0.17 */
+	char provider[EIP93_CALIB_TEXT];	/* provider-version = 0.1.0 */
+	char composition[EIP93_CALIB_TEXT];	/* one of eip93_kalg_names */
+	int engine;				/* verdict = engine (1) | off (0) */
+	size_t min_size, max_size;		/* the window, when engine */
+	char reason[EIP93_CALIB_REASON];	/* the measured reason */
+};
+
+enum eip93_calib_state {
+	EIP93_CALIB_NONE = 0,	/* calibration-file = none */
+	EIP93_CALIB_ABSENT,	/* no file: uncalibrated */
+	EIP93_CALIB_INVALID,	/* unreadable or corrupt: engine off */
+	EIP93_CALIB_LOADED,	/* parsed; may still be stale */
+};
+
+/* What the gate gets: the file's state, its path and, when loaded, its contents. */
+struct eip93_calib_load {
+	enum eip93_calib_state state;
+	char path[256];
+	char error[256];	/* EIP93_CALIB_INVALID: why */
+	struct eip93_calib cal;
+};
+
+/* The running system, compared with what a calibration recorded. */
+struct eip93_calib_facts {
+	const char *kernel;	/* uname -r */
+	const char *openssl;	/* OpenSSL_version(OPENSSL_VERSION_STRING) */
+	const char *provider;	/* EIP93_VERSION */
+};
+
+/**
+ * eip93_calib_parse() - parse a calibration file's bytes.
+ * @err: on failure, what is wrong, naming the line
+ *
+ * Return: 0, or -EINVAL (corrupt) with @err filled.
+ */
+int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *err,
+		      size_t errlen);
+
+/**
+ * eip93_calib_format() - the file's text for @c (what parse accepts).
+ * @comment: extra '#' lines (e.g. the measured table), may be NULL
+ *
+ * Return: bytes written (excluding the NUL), or -ENOSPC.
+ */
+int eip93_calib_format(const struct eip93_calib *c, const char *comment, char *buf, size_t len);
+
+/**
+ * eip93_calib_stale() - is @c for another system?
+ * @why: when stale, which recorded fact differs and how
+ *
+ * Compares the kernel release, the OpenSSL and the provider version.  Whether
+ * its composition still binds is the gate's to find out.
+ * Return: 1 stale, 0 current.
+ */
+int eip93_calib_stale(const struct eip93_calib *c, const struct eip93_calib_facts *f, char *why,
+		      size_t whylen);
+
+/**
+ * eip93_calib_load() - read @path into @out (state, error, contents).
+ * @path: NULL or "" for calibration-file = none
+ */
+void eip93_calib_load(const char *path, struct eip93_calib_load *out);
+
+#endif /* EIP93_CALIB_H */

@@ -1,0 +1,151 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The calibration on the host, with the test-hooks build and its user-space
+# fake engine (EIP93_TEST_ENGINE=fake) standing in for the kernel: the
+# command end to end (table, verdict, the file; the window is what the table
+# implies), the provider reading it (calibrated, off, stale, corrupt), the
+# command refusing to write without permission before measuring anything,
+# --dry-run, and the new config keys' errors (the application keeps working).
+# usage: host.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
+set -euo pipefail
+doctor=$1 openssl=$2 hooks=$3 data=$4
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+pass=0 fail=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+export OPENSSL_MODULES=$hooks EIP93_TEST_ENGINE=fake EIP93_TEST_DT_PATH=$data/dt-an7581.bin EIP93_TEST_HWCAP=0
+G='gcm_base(ctr(aes-eip93),ghash-generic)'
+N='gcm_base(ctr(aes-eip93),ghash-neon)'
+cal=$tmp/lib/eip93/calibration
+
+# conf [eip93 section lines...]
+conf() {
+  {
+    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
+    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = ?provider=eip93\n'
+    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
+    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
+    printf '%s\n' "$@"
+  } >"$tmp/eip93.cnf"
+}
+# expect DESC PATTERN...: `openssl list -providers -verbose` exits 0 and shows every pattern.
+expect() {
+  local desc=$1 out rc=0
+  shift
+  out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -providers -verbose 2>&1) || rc=$?
+  [[ $rc -eq 0 ]] || { bad "$desc: openssl list exited $rc"; echo "$out"; return; }
+  for p in "$@"; do
+    grep -qF -- "$p" <<<"$out" || { bad "$desc: missing '$p'"; echo "$out"; return; }
+  done
+  ok "$desc"
+}
+# gate: the eip93-status text (the doctor prints it).
+gate() { OPENSSL_CONF=$tmp/eip93.cnf "$doctor" 2>&1 | sed -n 's/^  status  *//p'; }
+
+echo "# the command, end to end"
+rc=0
+"$doctor" calibrate --rounds 3 --time-ms 5 --output "$cal" >"$tmp/out" 2>"$tmp/err" || rc=$?
+sed 's/^/   /' "$tmp/out" | grep -vE '^ +[0-9]+ +(128|256) '
+[[ $rc -eq 0 ]] && ok "calibrate exits 0" || { bad "calibrate exit $rc"; cat "$tmp/err"; }
+grep -q '^progress: 100%' "$tmp/err" && ok "progress lines" || bad "no progress line"
+for c in "$N" "$G" 'gcm_base(ctr(aes-eip93),ghash-lib)'; do
+  grep -qF "composition $c: 3 rounds" "$tmp/out" && ok "measured $c (the fake engine binds every name)" ||
+    bad "not measured: $c"
+done
+[[ $(grep -cE '^ +[0-9]+ +(128|256) +(enc|dec) ' "$tmp/out") -eq 96 ]] && ok "96 table rows (3 x 8 sizes x 4)" ||
+  bad "table rows"
+[[ -f "$cal" ]] && ok "written (parent directories created)" || bad "not written"
+comp=$(sed -n 's/^composition = //p' "$cal")
+verdict=$(sed -n 's/^verdict = //p' "$cal")
+if [[ $verdict == engine ]]; then got="$(sed -n 's/^min-size = //p' "$cal")-$(sed -n 's/^max-size = //p' "$cal")"
+else got=off; fi
+want=$(awk -v comp="$comp" -f "$here/window.awk" "$tmp/out")
+[[ "$got" == "$want" ]] && ok "written window ($got, $comp) is what the table implies" ||
+  bad "written $got, table implies $want"
+[[ "$(stat -c %a "$cal")" == 644 ]] && ok "mode 0644" || bad "mode $(stat -c %a "$cal")"
+left=$(find "$(dirname "$cal")" -name '.eip93-calibration.*')
+[[ -z "$left" ]] && ok "no temporary file left" || bad "temporary file left: $left"
+
+echo "# the provider reads it"
+conf "calibration-file = $cal"
+if [[ $verdict == engine ]]; then
+  expect "calibrated: enabled" "(enabled: $comp)"
+  [[ "$(gate)" == *"window $got bytes (calibration)"* ]] && ok "its window is the provider's" || bad "gate: $(gate)"
+else
+  expect "calibrated off: disabled, says why" "(disabled: calibration (" "MB/s ["
+fi
+# Whatever this host measured, the provider's side of both verdicts:
+sed -e '/^min-size/d' -e '/^max-size/d' -e 's/^verdict = .*/verdict = engine\nmin-size = 2048\nmax-size = 49152/' \
+  "$cal" >"$tmp/engine.cal"
+conf "calibration-file = $tmp/engine.cal"
+[[ "$(gate)" == "enabled: "*"window 2048-49152 bytes (calibration)"* ]] && ok "verdict engine: its window" ||
+  bad "engine: $(gate)"
+sed -e '/^min-size/d' -e '/^max-size/d' -e 's/^verdict = .*/verdict = off/' "$cal" >"$tmp/off.cal"
+grep -q '^reason = ' "$tmp/off.cal" || echo 'reason = measured slower' >>"$tmp/off.cal"
+conf "calibration-file = $tmp/off.cal"
+expect "verdict off: disabled" "(disabled: calibration ("
+sed 's/^kernel-release = .*/kernel-release = 0.0.0-other/' "$tmp/off.cal" >"$tmp/stale.cal"
+conf "calibration-file = $tmp/stale.cal"
+[[ "$(gate)" == "enabled: $N; window 4096-32768 bytes (config)"*"calibration: stale: ignored ($tmp/stale.cal): measured on kernel 0.0.0-other, this is $(uname -r)"* ]] &&
+  ok "stale (another kernel): ignored, the defaults, the order" || bad "stale: $(gate)"
+sed 's/^openssl-version = .*/openssl-version = 1.1.1/' "$tmp/off.cal" >"$tmp/stale2.cal"
+conf "calibration-file = $tmp/stale2.cal"
+[[ "$(gate)" == *"stale: ignored"*"measured with OpenSSL 1.1.1"* ]] && ok "stale (another OpenSSL)" || bad "stale2: $(gate)"
+{ cat "$cal"; echo 'verdict = engine'; } >"$tmp/corrupt.cal"
+conf "calibration-file = $tmp/corrupt.cal"
+expect "corrupt: disabled, names the file and the problem" \
+  "(disabled: calibration file $tmp/corrupt.cal is invalid (corrupt: line" "verdict given twice"
+out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -cipher-algorithms 2>&1)
+grep -q 'aes-256-gcm.*@ default' <<<"$out" && ok "corrupt: AES-GCM still there (default provider)" || bad "cipher list"
+conf "calibration-file = $tmp/none-such"
+[[ "$(gate)" == *"calibration: uncalibrated (no $tmp/none-such"* ]] && ok "absent: uncalibrated" || bad "absent: $(gate)"
+
+echo "# permissions, --dry-run"
+mkdir -m 0755 "$tmp/ro"
+if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
+  rc=0
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$doctor" calibrate --quick --output "$tmp/ro/cal" \
+    >"$tmp/out" 2>"$tmp/err" || rc=$?
+  [[ $rc -eq 1 ]] && grep -q "cannot write $tmp/ro/cal: Permission denied (run it as root" "$tmp/err" &&
+    ! grep -q '^progress' "$tmp/err" && ok "refuses to write without permission, before measuring (exit 1)" ||
+    { bad "permission refusal (exit $rc)"; cat "$tmp/err"; }
+else
+  rc=0
+  "$doctor" calibrate --quick --output "$tmp/ro/cal" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  [[ $(id -u) -ne 0 ]] && chmod 0555 "$tmp/ro"
+  grep -q "cannot write" "$tmp/err" && ok "refuses to write without permission" || bad "no refusal (not root?)"
+fi
+rc=0
+"$doctor" calibrate --rounds 3 --time-ms 1 --dry-run --output "$tmp/dry/cal" >"$tmp/out" 2>&1 || rc=$?
+[[ $rc -eq 0 && ! -e "$tmp/dry/cal" ]] && grep -q '^dry run: nothing written' "$tmp/out" && ok "--dry-run writes nothing" ||
+  bad "--dry-run (exit $rc)"
+rc=0
+"$doctor" calibrate --rounds 2 >/dev/null 2>&1 || rc=$?
+[[ $rc -eq 2 ]] && ok "--rounds 2: usage error (3 needed to judge noise)" || bad "--rounds 2 exit $rc"
+rc=0
+EIP93_TEST_ENGINE='' OPENSSL_MODULES=$hooks "$doctor" calibrate --quick --output "$tmp/absent/cal" >"$tmp/out" 2>&1 || rc=$?
+[[ $rc -eq 3 && ! -e "$tmp/absent/cal" ]] && grep -q 'engine is not available here' "$tmp/out" &&
+  ok "no engine (this host's kernel): exit 3, nothing written" || { bad "no engine: exit $rc"; cat "$tmp/out"; }
+
+rc=0
+EIP93_TEST_ENGINE='' "$doctor" calibrate --if-needed --quick --output "$tmp/absent/cal" >"$tmp/out" 2>&1 || rc=$?
+grep -q "uncalibrated (no $tmp/absent/cal); calibrating" "$tmp/out" && [[ $rc -eq 3 ]] &&
+  ok "--if-needed without a calibration: calibrates (here: no engine, exit 3)" || { bad "--if-needed"; cat "$tmp/out"; }
+
+echo "# the config keys"
+conf 'kernel-algorithm = gcm(aes)'
+expect "kernel-algorithm = gcm(aes): invalid, named" \
+  '(disabled: invalid config value kernel-algorithm = "gcm(aes)" (expected one of'
+out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -cipher-algorithms 2>&1)
+grep -q 'aes-256-gcm.*@ default' <<<"$out" && ok "bad kernel-algorithm: AES-GCM from the default provider" ||
+  bad "bad kernel-algorithm: cipher list"
+conf "kernel-algorithm = $G" "calibration-file = none"
+expect "kernel-algorithm = ...ghash-generic)" "(enabled: $G)"
+conf 'calibration-file = relative'
+expect "calibration-file = relative: invalid" 'invalid config value calibration-file = "relative"'
+
+echo "calibration (host, fake engine): $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

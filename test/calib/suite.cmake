@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: Apache-2.0
+# Calibration (SPEC "Calibration", issue 9), in x86_64 guests with the
+# simulated engine: at full speed the written window is what the printed
+# table implies and the provider follows it, stale and corrupt files;
+# slowed by the timing model the calibration writes "off" and the provider
+# stays in software; the composition order with a test-only ghash-neon.
+add_executable(eip93-calib-check ${CMAKE_CURRENT_LIST_DIR}/calib_check.c)
+eip93_target_flags(eip93-calib-check)
+target_link_libraries(eip93-calib-check PRIVATE PkgConfig::LIBCRYPTO)
+
+set(CALIB_FILES
+  --add $<TARGET_FILE:eip93-doctor>:/usr/bin/eip93-doctor
+  --add $<TARGET_FILE:eip93-calib-check>:/usr/bin/eip93-calib-check
+  --add ${CMAKE_CURRENT_LIST_DIR}/lib.sh:/opt/eip93/calib-lib.sh
+  --add ${CMAKE_CURRENT_LIST_DIR}/window.awk:/opt/eip93/window.awk
+  --module ${GUEST_KMOD}/eip93_ghash_neon.ko)
+eip93_guest_test(calib_fast ${CMAKE_CURRENT_LIST_DIR}/fast.sh ${CALIB_FILES} --timeout 300)
+eip93_guest_test(calib_slow ${CMAKE_CURRENT_LIST_DIR}/slow.sh ${CALIB_FILES} --timeout 300)
+eip93_guest_test(calib_order ${CMAKE_CURRENT_LIST_DIR}/order.sh ${CALIB_FILES} --timeout 300)
+set_tests_properties(guest_calib_fast guest_calib_slow guest_calib_order PROPERTIES
+  LABELS "guest;calib")
+
+# On the host, with the hooks build and the user-space fake engine: the
+# calibration command end to end (table, file, the provider reading it),
+# refusing to write without permission, the config keys' errors.
+add_test(NAME calib_host COMMAND ${CMAKE_CURRENT_LIST_DIR}/host.sh $<TARGET_FILE:eip93-doctor>
+  ${OPENSSL_CLI} ${EIP93_HOOKS_MODULE_DIR} ${PROJECT_SOURCE_DIR}/test/data)
+set_tests_properties(calib_host PROPERTIES LABELS "host;calib" TIMEOUT 120)
+
+# The arm64 guest (test/arm64/suite.cmake, included before this file): the
+# release build's calibration on the AN7581 device tree and the simulated driver.
+if(COMMAND eip93_arm64_test AND NOT CMAKE_CROSSCOMPILING)
+  eip93_arm64_test(calib_an7581 airoha,an7581 ${CMAKE_CURRENT_LIST_DIR}/arm64.sh
+    --add ${CMAKE_CURRENT_LIST_DIR}/window.awk:/opt/eip93/window.awk --timeout 360)
+  set_tests_properties(arm64_calib_an7581 PROPERTIES LABELS "guest;arm64;calib")
+endif()

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * provider/calib.c: the calibration file.  What the calibration command
+ * writes parses back to the same values; anything hand-mangled (unknown or
+ * repeated keys, missing keys, bad values, control bytes, truncation,
+ * inconsistent verdicts) is corrupt with a message naming what is wrong;
+ * staleness compares the kernel release, OpenSSL and provider versions.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "../../provider/calib.h"
+
+static void sample(struct eip93_calib *c, int engine)
+{
+	memset(c, 0, sizeof(*c));
+	strcpy(c->date, "2026-12-01T10:00:00Z");
+	strcpy(c->kernel, "6.1.0-57-amd64");
+	strcpy(c->openssl, "3.0.17");
+	strcpy(c->provider, "0.1.0");
+	strcpy(c->composition, "gcm_base(ctr(aes-eip93),ghash-generic)");
+	c->engine = engine;
+	if (engine) {
+		c->min_size = 8192;
+		c->max_size = 65536;
+		strcpy(c->reason, "engine beats software from 8 KiB to 64 KiB");
+	} else {
+		strcpy(c->reason, "at no size: best 16384 B, engine 1.00 MB/s vs software 9.00 MB/s");
+	}
+}
+
+static int parse_str(const char *text, struct eip93_calib *c, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	return eip93_calib_parse(text, strlen(text), c, err, errlen);
+}
+
+static int same(const struct eip93_calib *a, const struct eip93_calib *b)
+{
+	return strcmp(a->date, b->date) == 0 && strcmp(a->kernel, b->kernel) == 0 &&
+	       strcmp(a->openssl, b->openssl) == 0 && strcmp(a->provider, b->provider) == 0 &&
+	       strcmp(a->composition, b->composition) == 0 && a->engine == b->engine &&
+	       a->min_size == b->min_size && a->max_size == b->max_size &&
+	       strcmp(a->reason, b->reason) == 0;
+}
+
+static void test_roundtrip(void)
+{
+	struct eip93_calib a, b;
+	char buf[4096], err[256];
+	int n;
+
+	for (int engine = 0; engine <= 1; engine++) {
+		sample(&a, engine);
+		n = eip93_calib_format(&a, "# size key dir ...\n#  1024 128 enc 1.0\n", buf,
+				       sizeof(buf));
+		CHECK(n > 0);
+		CHECK_EQ_INT(eip93_calib_parse(buf, (size_t)n, &b, err, sizeof(err)), 0);
+		CHECK(same(&a, &b));
+	}
+	CHECK_EQ_INT(eip93_calib_format(&a, NULL, buf, 40), -ENOSPC);
+}
+
+/* Replace the first occurrence of @from in a formatted sample by @to and parse. */
+static int mangled(int engine, const char *from, const char *to, char *err, size_t errlen)
+{
+	struct eip93_calib a, b;
+	char buf[4096], out[4096];
+	const char *at;
+
+	sample(&a, engine);
+	CHECK(eip93_calib_format(&a, NULL, buf, sizeof(buf)) > 0);
+	at = strstr(buf, from);
+	CHECK(at != NULL);
+	if (at == NULL)
+		return 0;
+	snprintf(out, sizeof(out), "%.*s%s%s", (int)(at - buf), buf, to, at + strlen(from));
+	return parse_str(out, &b, err, errlen);
+}
+
+#define CORRUPT(engine, from, to, msg)                                              \
+	do {                                                                        \
+		char e_[256];                                                       \
+		CHECK_EQ_INT(mangled(engine, from, to, e_, sizeof(e_)), -EINVAL);   \
+		CHECK(strstr(e_, msg) != NULL);                                     \
+		if (strstr(e_, msg) == NULL)                                        \
+			fprintf(stderr, "  got: %s\n", e_);                         \
+	} while (0)
+
+static void test_corrupt(void)
+{
+	struct eip93_calib c;
+	char err[256];
+
+	CHECK_EQ_INT(parse_str("", &c, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "empty") != NULL);
+	CORRUPT(1, "format = 1", "format = 2", "invalid value format");
+	CORRUPT(1, "verdict = engine", "verdict = maybe", "invalid value verdict = \"maybe\"");
+	CORRUPT(1, "min-size = 8192", "min-size = 8k", "invalid value min-size");
+	CORRUPT(1, "min-size = 8192", "min-size = 15", "invalid value min-size");
+	CORRUPT(1, "max-size = 65536", "max-size = 65537", "invalid value max-size");
+	CORRUPT(1, "min-size = 8192", "min-size = 9000\nmin-size = 9000", "given twice");
+	CORRUPT(1, "min-size = 8192\n", "", "without min-size and max-size");
+	CORRUPT(1, "max-size = 65536", "max-size = 4096", "above max-size");
+	CORRUPT(0, "verdict = off\n", "verdict = off\nmin-size = 4096\n", "verdict = off with a window");
+	CORRUPT(0, "reason = ", "reason= ", "expected \"key = value\"");
+	CORRUPT(1, "kernel-release = 6.1.0-57-amd64\n", "", "kernel-release missing");
+	CORRUPT(1, "composition = gcm_base(ctr(aes-eip93),ghash-generic)",
+		"composition = gcm(aes)", "invalid value composition");
+	CORRUPT(1, "date = ", "colour = blue\ndate = ", "unknown key \"colour\"");
+	CORRUPT(1, "date = 2026", "date = \x01" "2026", "control byte 0x01");
+	CORRUPT(1, "provider-version = 0.1.0", "provider-version = ", "invalid value provider-version");
+	/* Truncated in the middle of a line. */
+	{
+		struct eip93_calib a;
+		char buf[4096];
+		int n;
+
+		sample(&a, 1);
+		n = eip93_calib_format(&a, NULL, buf, sizeof(buf));
+		CHECK_EQ_INT(eip93_calib_parse(buf, (size_t)n - 3, &c, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "truncated") != NULL);
+		/* Cut at a line end: a required key is missing. */
+		CHECK_EQ_INT(eip93_calib_parse(buf, (size_t)(strstr(buf, "verdict") - buf), &c, err,
+					       sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "verdict missing") != NULL);
+	}
+	/* A 600-byte line. */
+	{
+		char big[1024];
+
+		memset(big, 'x', sizeof(big));
+		big[6] = ' ';
+		big[7] = '=';
+		big[8] = ' ';
+		big[700] = '\n';
+		CHECK_EQ_INT(eip93_calib_parse(big, 701, &c, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "longer than") != NULL);
+	}
+}
+
+static void test_stale(void)
+{
+	struct eip93_calib c;
+	struct eip93_calib_facts f = { "6.1.0-57-amd64", "3.0.17", "0.1.0" };
+	char why[256];
+
+	sample(&c, 1);
+	CHECK_EQ_INT(eip93_calib_stale(&c, &f, why, sizeof(why)), 0);
+	f.kernel = "6.12.57-amd64";
+	CHECK_EQ_INT(eip93_calib_stale(&c, &f, why, sizeof(why)), 1);
+	CHECK(strstr(why, "kernel 6.1.0-57-amd64, this is 6.12.57-amd64") != NULL);
+	f.kernel = "6.1.0-57-amd64";
+	f.openssl = "3.5.7";
+	CHECK_EQ_INT(eip93_calib_stale(&c, &f, why, sizeof(why)), 1);
+	CHECK(strstr(why, "OpenSSL 3.0.17, this is 3.5.7") != NULL);
+	f.openssl = "3.0.17";
+	f.provider = "0.2.0";
+	CHECK_EQ_INT(eip93_calib_stale(&c, &f, why, sizeof(why)), 1);
+	CHECK(strstr(why, "eip93 0.1.0, this is 0.2.0") != NULL);
+}
+
+static void test_load(void)
+{
+	struct eip93_calib_load l;
+	struct eip93_calib a;
+	char path[] = "/tmp/eip93-calib-XXXXXX", buf[4096];
+	int fd = mkstemp(path), n;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	sample(&a, 1);
+	n = eip93_calib_format(&a, NULL, buf, sizeof(buf));
+	CHECK(write(fd, buf, (size_t)n) == n);
+	close(fd);
+	eip93_calib_load(path, &l);
+	CHECK_EQ_INT(l.state, EIP93_CALIB_LOADED);
+	CHECK_EQ_INT(l.cal.min_size, 8192);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	CHECK(fd >= 0 && write(fd, "junk\n", 5) == 5);
+	close(fd);
+	eip93_calib_load(path, &l);
+	CHECK_EQ_INT(l.state, EIP93_CALIB_INVALID);
+	CHECK(strstr(l.error, "corrupt: line 1") != NULL);
+	unlink(path);
+	eip93_calib_load(path, &l);
+	CHECK_EQ_INT(l.state, EIP93_CALIB_ABSENT);
+	eip93_calib_load("", &l);
+	CHECK_EQ_INT(l.state, EIP93_CALIB_NONE);
+	eip93_calib_load("/tmp", &l); /* a directory: read() fails */
+	CHECK_EQ_INT(l.state, EIP93_CALIB_INVALID);
+}
+
+int main(void)
+{
+	test_roundtrip();
+	test_corrupt();
+	test_stale();
+	test_load();
+	return check_done("test_calib");
+}

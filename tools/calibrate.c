@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * `eip93-doctor calibrate`: does the engine beat software on this box, and
+ * for which payload sizes?
+ *
+ * For each composition, a private library context loads eip93 with its
+ * window forced open (min-size 16, max-size 65536), that composition as
+ * kernel-algorithm and no calibration file; where its gate opens, AES-GCM
+ * fetched with provider=eip93 is the engine path exactly as applications
+ * get it.  The default provider of the same libcrypto is the software
+ * contender.  Payloads 1..64 KiB, AES-128/256, encrypt/decrypt, every
+ * contender once per round (their order alternating), for --rounds rounds:
+ * medians with the slowest and fastest round.  The decision is
+ * provider/calib_decide.c's, the file provider/calib.c's.
+ */
+#include "calibrate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+#include "../detect/detect.h"
+
+#ifndef EIP93_VERSION
+#define EIP93_VERSION "unknown"
+#endif
+
+#define AADLEN 13
+#define MAXLEN 65536
+
+struct opts {
+	const char *output;
+	const char *plot;
+	unsigned int rounds;
+	unsigned int time_ms;
+	int dry_run;
+	int if_needed;
+};
+
+/* One contender for one (key size, direction): a context keyed once. */
+struct contender {
+	OSSL_LIB_CTX *lib;
+	EVP_CIPHER *c[2];		/* AES-128-GCM, AES-256-GCM */
+	EVP_CIPHER_CTX *ctx[EIP93_CALIB_NCELLS];
+};
+
+static unsigned char key[32], iv[12], aad[AADLEN];
+static unsigned char *pt, *ct, *out, tags[EIP93_CALIB_NSIZES][2][16], last_tag[16];
+
+static double now_s(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One message of @len bytes; 1 on success (decryption authenticated). */
+static int message(EVP_CIPHER_CTX *ctx, int cell, int s, size_t len)
+{
+	int enc = cell % 2 == 0, bits = cell < 2 ? 0 : 1, n = 0, f = 0;
+	if (!EVP_CipherInit_ex2(ctx, NULL, NULL, iv, enc, NULL))
+		return 0;
+	if (!enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tags[s][bits]))
+		return 0;
+	if (!EVP_CipherUpdate(ctx, NULL, &n, aad, AADLEN) ||
+	    !EVP_CipherUpdate(ctx, out, &n, enc ? pt : ct + (size_t)bits * MAXLEN, (int)len) ||
+	    !EVP_CipherFinal_ex(ctx, out + n, &f))
+		return 0;
+	if (enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, last_tag))
+		return 0;
+	return 1;
+}
+
+/* Time messages for at least @ms ms and 2 messages: MB/s, and CPU ns per byte. */
+static int measure(EVP_CIPHER_CTX *ctx, int cell, int s, unsigned int ms, double *mbs,
+		   double *cpu)
+{
+	size_t len = eip93_calib_sizes[s];
+	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID), t;
+	unsigned long n = 0;
+
+	do {
+		if (!message(ctx, cell, s, len))
+			return -1;
+		n++;
+		t = now_s(CLOCK_MONOTONIC) - t0;
+	} while (n < 2 || t * 1000.0 < ms);
+	*mbs = (double)len * (double)n / t / 1e6;
+	*cpu = (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e9 / ((double)len * (double)n);
+	/* Decided on what is printed: three decimals. */
+	*mbs = (double)(long long)(*mbs * 1000.0 + 0.5) / 1000.0;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct eip93_calib_stat stat_of(double *v, unsigned int n)
+{
+	struct eip93_calib_stat s;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.med = n % 2 ? v[n / 2] : (double)(long long)((v[n / 2 - 1] + v[n / 2]) * 500.0 + 0.5) /
+		1000.0;
+	return s;
+}
+
+static const char *gate_text(OSSL_LIB_CTX *lib, char *buf, size_t len, char *version,
+			     size_t vlen)
+{
+	OSSL_PROVIDER *p = OSSL_PROVIDER_load(lib, "eip93");
+	const char *g = NULL, *v = NULL;
+	OSSL_PARAM q[3];
+
+	snprintf(buf, len, "eip93 not loadable");
+	if (p == NULL)
+		return buf;
+	q[0] = OSSL_PARAM_construct_utf8_ptr("eip93-status", (char **)&g, 0);
+	q[1] = OSSL_PARAM_construct_utf8_ptr("version", (char **)&v, 0);
+	q[2] = OSSL_PARAM_construct_end();
+	if (OSSL_PROVIDER_get_params(p, q) && g != NULL)
+		snprintf(buf, len, "%s", g);
+	if (v != NULL && version != NULL)
+		snprintf(version, vlen, "%s", v);
+	OSSL_PROVIDER_unload(p);
+	return buf;
+}
+
+/* Messages the engine computed in @lib's eip93 (0 when unknown). */
+static uint64_t engine_messages(OSSL_LIB_CTX *lib)
+{
+	OSSL_PROVIDER *p = OSSL_PROVIDER_load(lib, "eip93");
+	uint64_t v = 0;
+	OSSL_PARAM q[2] = { OSSL_PARAM_construct_uint64("eip93-engine-messages", &v),
+			    OSSL_PARAM_construct_end() };
+
+	if (p == NULL)
+		return 0;
+	if (!OSSL_PROVIDER_get_params(p, q))
+		v = 0;
+	OSSL_PROVIDER_unload(p);
+	return v;
+}
+
+/*
+ * A library context with eip93 forced onto @kalg and its window open; NULL
+ * @kalg: the default provider alone.
+ */
+static OSSL_LIB_CTX *lib_for(const char *kalg)
+{
+	char path[] = "/tmp/eip93-calibrate-XXXXXX";
+	OSSL_LIB_CTX *lib;
+	FILE *f;
+	int fd = mkstemp(path), ok;
+
+	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	fprintf(f, "openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n"
+		"[provider_sect]\ndefault = default_sect\n%s[default_sect]\nactivate = 1\n",
+		kalg != NULL ? "eip93 = eip93_sect\n" : "");
+	if (kalg != NULL)
+		fprintf(f, "[eip93_sect]\nactivate = 1\nnotice = no\ncalibration-file = none\n"
+			"min-size = 16\nmax-size = 65536\nkernel-algorithm = %s\n", kalg);
+	fclose(f);
+	lib = OSSL_LIB_CTX_new();
+	ok = lib != NULL && OSSL_LIB_CTX_load_config(lib, path);
+	unlink(path);
+	if (!ok) {
+		OSSL_LIB_CTX_free(lib);
+		ERR_clear_error();
+		return NULL;
+	}
+	return lib;
+}
+
+static void contender_free(struct contender *c)
+{
+	for (int k = 0; k < EIP93_CALIB_NCELLS; k++)
+		EVP_CIPHER_CTX_free(c->ctx[k]);
+	EVP_CIPHER_free(c->c[0]);
+	EVP_CIPHER_free(c->c[1]);
+	OSSL_LIB_CTX_free(c->lib);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Fetch with @props, key each context, warm up (the key check), check the answers. */
+static int contender_open(struct contender *c, const char *props, const char *what)
+{
+	ERR_set_mark();
+	c->c[0] = EVP_CIPHER_fetch(c->lib, "AES-128-GCM", props);
+	c->c[1] = EVP_CIPHER_fetch(c->lib, "AES-256-GCM", props);
+	ERR_pop_to_mark();
+	if (c->c[0] == NULL || c->c[1] == NULL)
+		return -ENOENT;
+	for (int k = 0; k < EIP93_CALIB_NCELLS; k++) {
+		c->ctx[k] = EVP_CIPHER_CTX_new();
+		if (c->ctx[k] == NULL ||
+		    !EVP_CipherInit_ex2(c->ctx[k], c->c[k / 2], key, iv, k % 2 == 0, NULL))
+			return -ENOMEM;
+		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
+			if (!message(c->ctx[k], k, s, eip93_calib_sizes[s])) {
+				fprintf(stderr, "eip93-doctor calibrate: %s: %s of %zu bytes failed\n",
+					what, eip93_calib_cell_names[k], eip93_calib_sizes[s]);
+				return -EIO;
+			}
+			if (k % 2 == 0 && (memcmp(out, ct + (size_t)(k / 2) * MAXLEN,
+						  eip93_calib_sizes[s]) != 0 ||
+					   memcmp(last_tag, tags[s][k / 2], 16) != 0)) {
+				fprintf(stderr, "eip93-doctor calibrate: %s: wrong ciphertext\n", what);
+				return -EIO;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The software reference: ciphertexts and tags every contender must reproduce. */
+static int reference(OSSL_LIB_CTX *lib)
+{
+	for (int b = 0; b < 2; b++) {
+		EVP_CIPHER *c = EVP_CIPHER_fetch(lib, b ? "AES-256-GCM" : "AES-128-GCM",
+						 "provider=default");
+		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+		int ok = c != NULL && x != NULL, n, f;
+
+		for (int s = 0; ok && s < EIP93_CALIB_NSIZES; s++)
+			ok = EVP_EncryptInit_ex2(x, c, key, iv, NULL) &&
+			     EVP_EncryptUpdate(x, NULL, &n, aad, AADLEN) &&
+			     EVP_EncryptUpdate(x, ct + (size_t)b * MAXLEN, &n, pt,
+					       (int)eip93_calib_sizes[s]) &&
+			     EVP_EncryptFinal_ex(x, ct + (size_t)b * MAXLEN + n, &f) &&
+			     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tags[s][b]);
+		/* The buffer holds the longest message's ciphertext: a prefix of each. */
+		EVP_CIPHER_CTX_free(x);
+		EVP_CIPHER_free(c);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * --if-needed: 0 when @path holds a current calibration (same kernel, OpenSSL
+ * and provider version, its composition binds and no faster one does), else
+ * 1 with @why.
+ */
+static int calib_needed(const char *path, char *why, size_t len)
+{
+	static struct eip93_calib_load l;
+	struct eip93_calib_facts f;
+	char kernel[128], s[400];
+	int idx;
+
+	eip93_calib_load(path, &l);
+	if (l.state == EIP93_CALIB_ABSENT) {
+		snprintf(why, len, "uncalibrated (no %s)", path);
+		return 1;
+	}
+	if (l.state != EIP93_CALIB_LOADED) {
+		snprintf(why, len, "%s is invalid (%s)", path, l.error);
+		return 1;
+	}
+	f.kernel = eip93_kernel_release(kernel, sizeof(kernel)) == 0 ? kernel : "unknown";
+	f.openssl = OpenSSL_version(OPENSSL_VERSION_STRING);
+	f.provider = EIP93_VERSION;
+	if (eip93_calib_stale(&l.cal, &f, s, sizeof(s))) {
+		snprintf(why, len, "stale: %s", s);
+		return 1;
+	}
+	idx = eip93_kalg_index(l.cal.composition);
+	if (eip93_kprobe_aead(l.cal.composition) != 0) {
+		snprintf(why, len, "stale: %s no longer binds", l.cal.composition);
+		return 1;
+	}
+	for (int i = 0; i < idx; i++)
+		if (eip93_kprobe_aead(eip93_kalg_names[i]) == 0) {
+			snprintf(why, len, "%s binds now (measured: %s)", eip93_kalg_names[i],
+				 l.cal.composition);
+			return 1;
+		}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: eip93-doctor calibrate [--output PATH] [--rounds N] [--time-ms MS] "
+		"[--plot FILE.png] [--dry-run] [--quick]\n"
+		"Measures the eip93 engine path against OpenSSL's default provider (payloads "
+		"1-64 KiB,\nAES-128/256, encrypt/decrypt) for every kernel composition that binds, "
+		"prints the table\nand writes the calibration the provider reads (default %s).\n"
+		"  --rounds N     rounds (medians; at least 3, default 5)\n"
+		"  --time-ms MS   time per measurement (default 200)\n"
+		"  --quick        --rounds 3 --time-ms 30 (tests)\n"
+		"  --dry-run      print the table and the verdict, write nothing\n"
+		"  --if-needed    only when the calibration is absent, invalid or stale (packages)\n"
+		"Exit status: 0 written, 1 error, 2 usage, 3 the engine is not available here "
+		"(nothing written).\n", EIP93_CALIBRATION_FILE);
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' }, { "plot", required_argument, NULL, 'p' },
+		{ "rounds", required_argument, NULL, 'r' }, { "time-ms", required_argument, NULL, 't' },
+		{ "dry-run", no_argument, NULL, 'n' }, { "quick", no_argument, NULL, 'q' },
+		{ "if-needed", no_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	o->output = EIP93_CALIBRATION_FILE;
+	o->rounds = 5;
+	o->time_ms = 200;
+	while ((ch = getopt_long(argc, argv, "o:p:r:t:nqh", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'o': o->output = optarg; break;
+		case 'p': o->plot = optarg; break;
+		case 'r': o->rounds = (unsigned int)strtoul(optarg, NULL, 10); break;
+		case 't': o->time_ms = (unsigned int)strtoul(optarg, NULL, 10); break;
+		case 'n': o->dry_run = 1; break;
+		case 'q': o->rounds = 3; o->time_ms = 30; break;
+		case 'i': o->if_needed = 1; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind != argc || o->rounds < 3 || o->rounds > 99 || o->time_ms < 1 ||
+	    o->time_ms > 10000 || o->output[0] != '/') {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every round: every size and row, software then each composition (reversed on odd rounds). */
+static int run_rounds(struct calib_run *run, struct contender *sw, struct contender *eng,
+		      const struct opts *o)
+{
+	static double v[EIP93_NKALG + 1][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
+	static double cpu[EIP93_NKALG + 1][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
+	int nb = 0, idx[EIP93_NKALG + 1];
+	unsigned int steps, step = 0;
+
+	idx[nb++] = -1;
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (run->comp[i].bound)
+			idx[nb++] = i;
+	steps = o->rounds * EIP93_CALIB_NSIZES;
+	for (unsigned int r = 0; r < o->rounds; r++) {
+		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
+			fprintf(stderr, isatty(2) ? "\rprogress: %3u%% round %u/%u, %5zu bytes  " :
+				"progress: %3u%% round %u/%u, %zu bytes\n", 100 * step++ / steps,
+				r + 1, o->rounds, eip93_calib_sizes[s]);
+			for (int k = 0; k < EIP93_CALIB_NCELLS; k++)
+				for (int j = 0; j < nb; j++) {
+					int w = r % 2 ? nb - 1 - j : j;
+					struct contender *c = idx[w] < 0 ? sw : &eng[idx[w]];
+
+					if (measure(c->ctx[k], k, s, o->time_ms, &v[w][s][k][r],
+						    &cpu[w][s][k][r]) < 0) {
+						fprintf(stderr, "eip93-doctor calibrate: a message failed "
+							"while measuring\n");
+						return -1;
+					}
+				}
+		}
+	}
+	fprintf(stderr, isatty(2) ? "\rprogress: 100%%%30s\n" : "progress: 100%%%s\n", "");
+	for (int j = 1; j < nb; j++) {
+		struct eip93_calib_table *t = &run->comp[idx[j]].table;
+
+		t->composition = run->comp[idx[j]].name;
+		t->rounds = o->rounds;
+		for (int s = 0; s < EIP93_CALIB_NSIZES; s++)
+			for (int k = 0; k < EIP93_CALIB_NCELLS; k++) {
+				double sv[100], ev[100];
+
+				memcpy(sv, v[0][s][k], sizeof(sv));
+				memcpy(ev, v[j][s][k], sizeof(ev));
+				t->cell[s][k].sw = stat_of(sv, o->rounds);
+				t->cell[s][k].eng = stat_of(ev, o->rounds);
+				memcpy(sv, cpu[0][s][k], sizeof(sv));
+				memcpy(ev, cpu[j][s][k], sizeof(ev));
+				t->cell[s][k].sw_cpu = stat_of(sv, o->rounds).med;
+				t->cell[s][k].eng_cpu = stat_of(ev, o->rounds).med;
+			}
+	}
+	return 0;
+}
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Decide, print the verdict and write the file.  Return: the exit status. */
+static int conclude(struct calib_run *run, const struct opts *o)
+{
+	struct eip93_calib_table tables[EIP93_NKALG];
+	struct eip93_calib_choice ch;
+	struct eip93_calib cal;
+	const char *names[EIP93_NKALG] = { NULL };
+	int n = 0, best, r;
+
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (run->comp[i].bound) {
+			names[n] = run->comp[i].name;
+			tables[n++] = run->comp[i].table;
+		}
+	calib_print_table(stdout, run, "");
+	best = eip93_calib_choose(tables, (size_t)n, &ch);
+	memset(&cal, 0, sizeof(cal));
+	utc_now(cal.date, sizeof(cal.date));
+	if (eip93_kernel_release(cal.kernel, sizeof(cal.kernel)) < 0)
+		snprintf(cal.kernel, sizeof(cal.kernel), "unknown");
+	snprintf(cal.openssl, sizeof(cal.openssl), "%s", OpenSSL_version(OPENSSL_VERSION_STRING));
+	snprintf(cal.provider, sizeof(cal.provider), "%s", run->provider_version);
+	/* n >= 1: the caller measured at least one composition. */
+	snprintf(cal.composition, sizeof(cal.composition), "%s",
+		 names[best < 0 ? 0 : best] != NULL ? names[best < 0 ? 0 : best] : "?");
+	cal.engine = ch.engine;
+	cal.min_size = ch.min_size;
+	cal.max_size = ch.max_size;
+	snprintf(cal.reason, sizeof(cal.reason), "%s", ch.reason);
+	if (ch.engine)
+		printf("verdict: engine for %zu-%zu bytes via %s\nreason: %s\n", ch.min_size,
+		       ch.max_size, cal.composition, ch.reason);
+	else
+		printf("verdict: off (software only)\nreason: %s\n", ch.reason);
+	if (o->plot != NULL) {
+		r = calib_plot(o->plot, run, "eip93 calibration: MB/s by payload size");
+		if (r < 0)
+			fprintf(stderr, "eip93-doctor calibrate: no plot %s (%s; is gnuplot "
+				"installed?)\n", o->plot, strerror(-r));
+		else
+			printf("plot: %s\n", o->plot);
+	}
+	if (o->dry_run) {
+		printf("dry run: nothing written\n");
+		return 0;
+	}
+	r = calib_write_file(o->output, &cal, run);
+	if (r < 0) {
+		fprintf(stderr, "eip93-doctor calibrate: cannot write %s: %s\n", o->output,
+			strerror(-r));
+		return 1;
+	}
+	printf("written: %s (processes that load eip93 from now on use it)\n", o->output);
+	return 0;
+}
+
+int eip93_calibrate_main(int argc, char **argv)
+{
+	static struct calib_run run;
+	struct contender sw, eng[EIP93_NKALG];
+	struct opts o;
+	int nbound = 0, rc = 1;
+
+	memset(&o, 0, sizeof(o));
+	memset(&sw, 0, sizeof(sw));
+	memset(eng, 0, sizeof(eng));
+	if (parse_opts(argc, argv, &o) < 0)
+		return 2;
+	if (o.if_needed) {
+		char why[600];
+
+		if (!calib_needed(o.output, why, sizeof(why))) {
+			printf("eip93-doctor calibrate: %s is current; nothing to do\n", o.output);
+			return 0;
+		}
+		printf("eip93-doctor calibrate: %s; calibrating\n", why);
+	}
+	pt = calloc(1, MAXLEN);
+	ct = calloc(2, MAXLEN);
+	out = calloc(1, MAXLEN + 16);
+	sw.lib = lib_for(NULL);
+	if (pt == NULL || ct == NULL || out == NULL || sw.lib == NULL) {
+		fprintf(stderr, "eip93-doctor calibrate: cannot load the providers (OPENSSL_MODULES "
+			"must name the directory of eip93.so if it is not installed)\n");
+		goto out;
+	}
+	for (size_t i = 0; i < MAXLEN; i++)
+		pt[i] = (unsigned char)(i * 131 + 7);
+	memset(key, 0x42, sizeof(key));
+	memset(iv, 0x24, sizeof(iv));
+	memset(aad, 0x17, sizeof(aad));
+	if (reference(sw.lib) < 0 || contender_open(&sw, "provider=default", "software") < 0) {
+		fprintf(stderr, "eip93-doctor calibrate: the default provider's AES-GCM is not "
+			"available\n");
+		goto out;
+	}
+	printf("eip93-doctor calibrate: %s, %u rounds of %u ms per measurement\n",
+	       OpenSSL_version(OPENSSL_VERSION), o.rounds, o.time_ms);
+	for (int i = 0; i < EIP93_NKALG; i++) {
+		struct calib_comp *cc = &run.comp[i];
+		char want[96];
+
+		cc->name = eip93_kalg_names[i];
+		eng[i].lib = lib_for(cc->name);
+		if (eng[i].lib == NULL) {
+			snprintf(cc->gate, sizeof(cc->gate), "cannot load eip93");
+		} else {
+			gate_text(eng[i].lib, cc->gate, sizeof(cc->gate), run.provider_version,
+				  sizeof(run.provider_version));
+			snprintf(want, sizeof(want), "enabled: %s", cc->name);
+			cc->bound = strncmp(cc->gate, want, strlen(want)) == 0 &&
+				    contender_open(&eng[i], "provider=eip93", cc->name) == 0;
+			/* Every warm-up message must have been the engine's (key checks passed). */
+			if (cc->bound && engine_messages(eng[i].lib) <
+			    (uint64_t)EIP93_CALIB_NSIZES * EIP93_CALIB_NCELLS) {
+				cc->bound = 0;
+				snprintf(cc->gate, sizeof(cc->gate), "binds, but its messages did "
+					 "not go to the engine (a key check failed? see eip93-doctor)");
+			}
+		}
+		printf("composition %s: %s\n", cc->name, cc->bound ? "binds, measured" : cc->gate);
+		nbound += cc->bound;
+	}
+	if (nbound == 0) {
+		printf("the engine is not available here: no composition binds; nothing measured, "
+		       "nothing written\n");
+		rc = 3;
+		goto out;
+	}
+	/* Before minutes of measuring, and only where there is something to measure. */
+	if (!o.dry_run && calib_check_writable(o.output) < 0)
+		goto out;
+	run.rounds = o.rounds;
+	if (run_rounds(&run, &sw, eng, &o) == 0)
+		rc = conclude(&run, &o);
+out:
+	contender_free(&sw);
+	for (int i = 0; i < EIP93_NKALG; i++)
+		contender_free(&eng[i]);
+	free(pt);
+	free(ct);
+	free(out);
+	return rc;
+}
