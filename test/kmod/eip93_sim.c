@@ -39,6 +39,17 @@
  *             request.  Set them after the registration and after the first
  *             bind of a template (their self-tests issue hundreds of
  *             requests).  busy_us (read-only) sums the service times.
+ *   fault, fault_block, fault_after, faults
+ *             keystream faults of a request that carries payload (inside
+ *             gcm the request is the 16-byte tag-mask block followed by the
+ *             payload; the hash-key request at setkey is never touched),
+ *             starting after fault_after such requests (counted down), on
+ *             every one after that: fault=1 flips a bit in payload block
+ *             fault_block (-1: the last, -2: a random middle block per
+ *             request); fault=2 writes nothing (the output keeps the input:
+ *             keystream zero); fault=3 leaves the 16 bytes before the first
+ *             page boundary of the destination unwritten (stale input).
+ *             faults (read-only, writable to reset) counts faulted requests.
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
  *             releases the held requests, which then complete normally.
@@ -63,6 +74,9 @@
 #include <linux/sched.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
+#include <linux/random.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/spinlock.h>
@@ -92,6 +106,10 @@ static unsigned int sim_stall;
 static unsigned int sim_latency_us;
 static unsigned int sim_rate;
 static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
+static unsigned int sim_fault;		/* 0 none, 1 flip, 2 nowrite, 3 page edge */
+static int sim_fault_block;
+static unsigned int sim_fault_after;	/* only the (ordered) worker counts it down */
+static atomic64_t sim_faults = ATOMIC64_INIT(0);
 
 static DEFINE_SPINLOCK(sim_lock);	/* guards the four below */
 static LIST_HEAD(sim_held);
@@ -187,6 +205,14 @@ MODULE_PARM_DESC(latency_us, "timing model: fixed time per request in microsecon
 module_param_named(rate, sim_rate, uint, 0644);
 MODULE_PARM_DESC(rate, "timing model: engine throughput in bytes per second (0: as fast as it computes)");
 module_param_cb(busy_us, &sim_counter_ops, &sim_busy_us, 0444);
+module_param_named(fault, sim_fault, uint, 0644);
+MODULE_PARM_DESC(fault, "keystream fault: 0 none, 1 flip a bit, 2 write nothing, 3 stale page edge");
+module_param_named(fault_block, sim_fault_block, int, 0644);
+MODULE_PARM_DESC(fault_block, "fault=1: payload block (-1 last, -2 random middle)");
+module_param_named(fault_after, sim_fault_after, uint, 0644);
+MODULE_PARM_DESC(fault_after, "payload requests left alone before the faults start");
+module_param_cb(faults, &sim_counter_ops, &sim_faults, 0644);
+MODULE_PARM_DESC(faults, "requests given a keystream fault");
 MODULE_PARM_DESC(busy_us, "timing model: sum of the modelled service times (us)");
 
 /* ---- the simulated engine -------------------------------------------- */
@@ -228,6 +254,70 @@ static void sim_complete(struct skcipher_request *req, int err)
 	local_bh_enable();
 }
 
+#define SIM_TAGBLK 16	/* gcm's ctr request starts with the tag-mask block */
+
+/* Is this request's result to be faulted?  Only the ordered worker calls it. */
+static bool sim_fault_due(const struct skcipher_request *req)
+{
+	if (!READ_ONCE(sim_fault) || !READ_ONCE(sim_armed) || req->cryptlen <= SIM_TAGBLK)
+		return false;
+	if (sim_fault_after) {
+		sim_fault_after--;
+		return false;
+	}
+	return true;
+}
+
+/* The end of the destination entry holding the first payload byte: a page edge. */
+static unsigned int sim_first_edge(struct scatterlist *sg, unsigned int len)
+{
+	unsigned int off = 0;
+
+	for (; sg; sg = sg_next(sg)) {
+		off += sg->length;
+		if (off > SIM_TAGBLK)
+			return off < len ? off : 0;
+	}
+	return 0;
+}
+
+/* Apply the fault to a computed request; @saved holds its input (fault 2, 3). */
+static void sim_fault_apply(struct skcipher_request *req, const u8 *saved)
+{
+	unsigned int len = req->cryptlen, nblk = (len - SIM_TAGBLK + 15) / 16, off, e;
+	int blk = READ_ONCE(sim_fault_block);
+	u8 b;
+
+	switch (READ_ONCE(sim_fault)) {
+	case 1:
+		if (blk == -1)
+			blk = nblk - 1;
+		else if (blk == -2)
+			blk = nblk > 2 ? 1 + get_random_u32() % (nblk - 2) : 0;
+		if (blk < 0 || (unsigned int)blk >= nblk)
+			return;
+		off = SIM_TAGBLK + 16 * blk;
+		scatterwalk_map_and_copy(&b, req->dst, off, 1, 0);
+		b ^= 0x01;
+		scatterwalk_map_and_copy(&b, req->dst, off, 1, 1);
+		break;
+	case 2:
+		scatterwalk_map_and_copy((u8 *)saved + SIM_TAGBLK, req->dst, SIM_TAGBLK,
+					 len - SIM_TAGBLK, 1);
+		break;
+	case 3:
+		e = sim_first_edge(req->dst, len);
+		if (!e)
+			return;
+		off = max(e - 16, (unsigned int)SIM_TAGBLK);
+		scatterwalk_map_and_copy((u8 *)saved + off, req->dst, off, e - off, 1);
+		break;
+	default:
+		return;
+	}
+	atomic64_inc(&sim_faults);
+}
+
 static void sim_work(struct work_struct *work)
 {
 	struct sim_req_ctx *rctx = container_of(work, struct sim_req_ctx, work);
@@ -235,8 +325,9 @@ static void sim_work(struct work_struct *work)
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct skcipher_request *fb = &rctx->fallback_req;
 	unsigned int delay;
+	u8 *saved = NULL;
+	bool exiting, fault;
 	ktime_t start;
-	bool exiting;
 	int err;
 
 	spin_lock_bh(&sim_lock);
@@ -264,6 +355,16 @@ static void sim_work(struct work_struct *work)
 		return;
 	}
 
+	fault = sim_fault_due(req);
+	if (fault && READ_ONCE(sim_fault) >= 2) {
+		/* Writing nothing leaves the input where the output goes: keep it. */
+		saved = kvmalloc(req->cryptlen, GFP_KERNEL);
+		if (saved)
+			scatterwalk_map_and_copy(saved, req->src, 0, req->cryptlen, 0);
+		else
+			fault = false;
+	}
+
 	skcipher_request_set_tfm(fb, ctx->fallback);
 	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);
 	skcipher_request_set_crypt(fb, req->src, req->dst, req->cryptlen,
@@ -280,7 +381,10 @@ static void sim_work(struct work_struct *work)
 			b ^= 0x01;
 			scatterwalk_map_and_copy(&b, req->dst, req->cryptlen - 1, 1, 1);
 		}
+		if (fault)
+			sim_fault_apply(req, saved);
 	}
+	kvfree(saved);
 	sim_serve_until(start, sim_service_ns(req->cryptlen));
 	sim_complete(req, err);
 }
