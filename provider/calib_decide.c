@@ -14,18 +14,21 @@ const char *const eip93_calib_cell_names[EIP93_CALIB_NCELLS] = {
 
 static int noisy(const struct eip93_calib_stat *s)
 {
-	return !(s->med > 0.0) || s->max - s->min > EIP93_CALIB_MAX_SPREAD * s->med;
+	return s->max - s->min > EIP93_CALIB_MAX_SPREAD * s->med;
 }
 
 enum eip93_calib_outcome eip93_calib_cell_outcome(const struct eip93_calib_cell *c)
 {
-	if (noisy(&c->sw) || noisy(&c->eng))
+	/* Nothing measured is no verdict. */
+	if (!(c->sw.med > 0.0) || !(c->eng.med > 0.0))
 		return EIP93_CELL_NOISY;
+	/* Every engine round faster than every software round: robust however wide. */
 	if (c->eng.min > c->sw.max && c->eng.med >= c->sw.med * EIP93_CALIB_MIN_GAIN)
 		return EIP93_CELL_WIN;
 	if (c->eng.max < c->sw.min)
 		return EIP93_CELL_LOSE;
-	return EIP93_CELL_TIE;
+	/* Overlapping rounds: within noise, or too noisy to tell. */
+	return noisy(&c->sw) || noisy(&c->eng) ? EIP93_CELL_NOISY : EIP93_CELL_TIE;
 }
 
 const char *eip93_calib_outcome_name(enum eip93_calib_outcome o)

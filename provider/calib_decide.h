@@ -13,8 +13,8 @@
 
 #define EIP93_CALIB_NSIZES 8	/* 1, 2, 4, 8, 16, 32, 48, 64 KiB */
 #define EIP93_CALIB_NCELLS 4	/* AES-128 enc, AES-128 dec, AES-256 enc, AES-256 dec */
-#define EIP93_CALIB_MIN_GAIN 1.05	/* a win is at least 5% faster ... */
-#define EIP93_CALIB_MAX_SPREAD 0.5	/* ... in rows whose spread is at most 50% of the median */
+#define EIP93_CALIB_MIN_GAIN 1.05	/* a win is at least 5% faster (medians) */
+#define EIP93_CALIB_MAX_SPREAD 0.5	/* overlapping rows spread wider than this are "noisy" */
 
 extern const size_t eip93_calib_sizes[EIP93_CALIB_NSIZES];
 extern const char *const eip93_calib_cell_names[EIP93_CALIB_NCELLS];
@@ -41,7 +41,7 @@ enum eip93_calib_outcome {
 	EIP93_CELL_WIN = 0,	/* slowest engine round beats the fastest software round, by >= 5% median */
 	EIP93_CELL_TIE,		/* ranges overlap: within noise */
 	EIP93_CELL_LOSE,	/* fastest engine round below the slowest software round */
-	EIP93_CELL_NOISY,	/* a spread above 50% of its median: no verdict from this row */
+	EIP93_CELL_NOISY,	/* ranges overlap and a spread is above 50% of its median (or 0 MB/s) */
 };
 
 /* eip93_calib_cell_outcome() - one row's verdict. */

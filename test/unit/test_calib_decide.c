@@ -56,8 +56,13 @@ static void test_cells(void)
 	CHECK_EQ_INT(eip93_calib_cell_outcome(&c), EIP93_CELL_TIE);
 	c.eng = st(10.6, 0.01); /* 6% */
 	CHECK_EQ_INT(eip93_calib_cell_outcome(&c), EIP93_CELL_WIN);
-	c.eng = st(30.0, 8.0); /* spread 16 of 30: noisy */
+	c.eng = st(30.0, 8.0); /* spread 16 of 30, but every round above software's: a win */
+	CHECK_EQ_INT(eip93_calib_cell_outcome(&c), EIP93_CELL_WIN);
+	c.sw = st(10.0, 3.0);
+	c.eng = st(12.0, 8.0); /* overlapping and spread 16 of 12: noisy */
 	CHECK_EQ_INT(eip93_calib_cell_outcome(&c), EIP93_CELL_NOISY);
+	c.eng = st(1.0, 0.9); /* noisy, but every round below software's: a loss */
+	CHECK_EQ_INT(eip93_calib_cell_outcome(&c), EIP93_CELL_LOSE);
 	c.eng = st(0.0, 0.0); /* nothing measured */
 	CHECK_EQ_INT(eip93_calib_cell_outcome(&c), EIP93_CELL_NOISY);
 	CHECK(strcmp(eip93_calib_outcome_name(EIP93_CELL_TIE), "tie") == 0);
@@ -125,11 +130,16 @@ static void test_tables(void)
 	CHECK_EQ_INT(c.min_size, 1024);
 	CHECK_EQ_INT(c.max_size, 8192);
 
-	/* Every row noisy: off. */
-	fill(&t, 10.0, 30.0, 6.0);
+	/* Every row noisy (wide, overlapping rounds): off. */
+	fill(&t, 10.0, 12.0, 6.0);
 	eip93_calib_decide(&t, &c);
 	CHECK_EQ_INT(c.engine, 0);
 	CHECK(strstr(c.reason, "noisy") != NULL);
+	/* Wide but separated rounds (software 4-16, engine 24-36): a robust win. */
+	fill(&t, 10.0, 30.0, 6.0);
+	eip93_calib_decide(&t, &c);
+	CHECK_EQ_INT(c.engine, 1);
+	CHECK_EQ_INT(c.min_size, 1024);
 
 	/* One case of four losing at one size (AES-256 dec at 48 KiB) removes that size. */
 	fill(&t, 10.0, 14.0, 0.2);
