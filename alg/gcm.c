@@ -101,6 +101,20 @@ err:
 	return NULL;
 }
 
+/* After a refused call: the delegate's IV length is whatever it took; ask it. */
+static void resync_ivlen(struct gcm_ctx *ctx)
+{
+	size_t ivlen = 0;
+	OSSL_PARAM p[2];
+
+	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
+	p[1] = OSSL_PARAM_construct_end();
+	ERR_set_mark();
+	if (ctx->sw->get_ctx_params(ctx->swctx, p) && ivlen != 0)
+		eip93_shadow_ev(ctx, EIP93_EV_IVLEN, NULL, ivlen);
+	ERR_pop_to_mark();
+}
+
 /* Does a parameter set carry a TLS record AAD (which the delegate may take even when refusing)? */
 static int has_tls_aad(const OSSL_PARAM params[])
 {
@@ -159,6 +173,7 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 		e.ev = EIP93_EV_INIT_FAILED;
 		e.may_tls = has_tls_aad(params);
 		eip93_shadow_move(&ctx->sh, &e);
+		resync_ivlen(ctx);
 		if (key != NULL)
 			eip93_key_forget(ctx);
 		return 0;
@@ -318,6 +333,7 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 		/* The delegate applies parameters one by one: some may have taken. */
 		e.may_tls = has_tls_aad(params);
 		eip93_shadow_move(&ctx->sh, &e);
+		resync_ivlen(ctx);
 		return 0;
 	}
 	if (OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG) != NULL)

@@ -163,6 +163,7 @@ static void on_tls_record(struct eip93_shadow *s)
 
 static void on_iv_fixed(struct eip93_shadow *s, const unsigned char *v, size_t len)
 {
+	s->gen = 1; /* the delegate never clears it */
 	if (len == (size_t)-1) {
 		/* OpenSSH: the whole IV, counting up from here. */
 		s->gen_known = min_sz(s->ivlen, EIP93_SHADOW_IVLEN);

@@ -48,6 +48,7 @@ struct eip93_shadow {
 	unsigned char iv[EIP93_SHADOW_IVLEN];	/* the message IV (READY, STARTED) */
 
 	/* IV generation (TLS fixed IV, OpenSSH's whole IV): the delegate's IV buffer. */
+	int gen;				/* IV_FIXED accepted: IV_GEN/IV_INV work */
 	size_t gen_known;			/* leading bytes of gen_iv[] we know */
 	unsigned char gen_iv[EIP93_SHADOW_IVLEN];
 

@@ -20,59 +20,85 @@
 #define TAG 16
 #define WRONG 1 /* the engine's result failed its integrity check */
 
-/* Put the delegate in the state its own record processing leaves. */
-static void sync_delegate(struct gcm_ctx *ctx, const unsigned char *explicit_iv)
+/*
+ * The delegate runs its own record path over an empty record (explicit IV ||
+ * 16 tag bytes): encrypting it hands out the explicit IV and counts on,
+ * decrypting it takes @rec's explicit IV; either way it sets its tag length,
+ * finishes the IV and ends the pending record, exactly as the real record
+ * would have (an empty record's tag is refused when decrypting: its state is
+ * the same).  Returns the delegate's answer; @rec gets the explicit IV.
+ */
+static int delegate_record(struct gcm_ctx *ctx, unsigned char *rec)
 {
-	unsigned char dummy[1] = { 0 };
+	unsigned char dummy[EIV + TAG] = { 0 };
 	size_t n = 0;
+	int ok;
 
+	if (!ctx->sh.enc)
+		memcpy(dummy, rec, EIV);
 	ERR_set_mark();
-	if (!ctx->sh.enc) {
-		OSSL_PARAM p[2];
-
-		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV,
-							 (void *)explicit_iv, EIV);
-		p[1] = OSSL_PARAM_construct_end();
-		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
-	}
-	/* A record too short to process ends the delegate's pending record, nothing else. */
-	if (ctx->sw->cipher != NULL)
-		(void)ctx->sw->cipher(ctx->swctx, dummy, &n, 0, dummy, 0);
+	ok = ctx->sw->cipher(ctx->swctx, dummy, &n, sizeof(dummy), dummy, sizeof(dummy));
 	ERR_pop_to_mark();
+	if (ctx->sh.enc && ok)
+		memcpy(rec, dummy, EIV);
+	return ok;
 }
 
-/* Give the delegate back the IV it handed out, after an engine encryption failed. */
-static void unget_iv(struct gcm_ctx *ctx, const unsigned char *full_iv)
+/*
+ * Give the delegate the record back after the engine failed: its IV as it
+ * was before it handed this one out (encrypting), and the record AAD as the
+ * caller set it, so the software record is the one software alone makes.
+ */
+static void delegate_unrecord(struct gcm_ctx *ctx, const unsigned char *full_iv)
 {
+	unsigned char aad[sizeof(ctx->sh.tls_aad)];
+	size_t len;
 	OSSL_PARAM p[2];
 
-	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
-						 (void *)full_iv, (size_t)-1);
 	p[1] = OSSL_PARAM_construct_end();
 	ERR_set_mark();
+	if (ctx->sh.enc && full_iv != NULL) {
+		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+							 (void *)full_iv, (size_t)-1);
+		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+	}
+	memcpy(aad, ctx->sh.tls_aad, sizeof(aad));
+	len = ((size_t)aad[sizeof(aad) - 2] << 8 | aad[sizeof(aad) - 1]) + EIV +
+	      (ctx->sh.enc ? 0 : TAG);
+	aad[sizeof(aad) - 2] = (unsigned char)(len >> 8);
+	aad[sizeof(aad) - 1] = (unsigned char)(len & 0xff);
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, aad, sizeof(aad));
 	(void)ctx->sw->set_ctx_params(ctx->swctx, p);
 	ERR_pop_to_mark();
 }
 
-/* Engine encryption of a record in place; 0, WRONG or -errno (then nothing changed). */
+/*
+ * Engine encryption of a record in place.  The delegate's empty record comes
+ * first: it decides, as for the real one, and hands out the explicit IV.
+ * Returns 0, REFUSED (the delegate refused the record, which it would have
+ * done with the real one too: it has the record AAD back and decides in
+ * software, with its own errors), WRONG or -errno (then nothing changed and
+ * the delegate has the record back).
+ */
+#define REFUSED 2
 static int record_seal(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 {
 	unsigned char iv[EIP93_ENGINE_IVLEN], tag[TAG], *body = rec + EIV, *buf;
-	OSSL_PARAM p[2];
 	int r;
 
+	if (!delegate_record(ctx, rec)) {
+		delegate_unrecord(ctx, NULL); /* it handed out no IV */
+		return REFUSED;
+	}
+	if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) < 0) {
+		r = -EINVAL;
+		buf = NULL;
+		goto fail;
+	}
 	buf = OPENSSL_malloc(len);
-	if (buf == NULL)
-		return -ENOMEM;
-	/* The delegate hands out the explicit IV and counts on, as in its own record path. */
-	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, rec, EIV);
-	p[1] = OSSL_PARAM_construct_end();
-	ERR_set_mark();
-	r = ctx->sw->get_ctx_params(ctx->swctx, p);
-	ERR_pop_to_mark();
-	if (!r || eip93_shadow_tls_iv(&ctx->sh, rec, iv) < 0) {
-		OPENSSL_free(buf);
-		return -EINVAL;
+	if (buf == NULL) {
+		r = -ENOMEM;
+		goto fail;
 	}
 	r = eip93_engine_aead(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, buf,
 			      tag);
@@ -81,12 +107,12 @@ static int record_seal(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	if (r == 0) {
 		memcpy(body, buf, len);
 		memcpy(body + len, tag, TAG);
-		sync_delegate(ctx, rec);
 		OPENSSL_free(buf); /* ciphertext only */
-	} else {
-		unget_iv(ctx, iv);
-		OPENSSL_clear_free(buf, len);
+		return 0;
 	}
+	OPENSSL_clear_free(buf, len);
+fail:
+	delegate_unrecord(ctx, iv);
 	return r;
 }
 
@@ -106,7 +132,7 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
 		r = WRONG;
 	if (r == 0)
-		sync_delegate(ctx, rec);
+		(void)delegate_record(ctx, rec); /* refuses the empty record's tag, as planned */
 	else
 		memcpy(body, copy, len);
 	OPENSSL_free(copy); /* ciphertext only */
@@ -129,8 +155,10 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 	m.enc = ctx->sh.enc;
 	m.ivlen = ctx->sh.ivlen;
 	m.tls = 1;
+	/* Decrypting, the delegate takes the explicit IV only with IV generation on. */
 	m.tls_ok = ctx->sh.tls == EIP93_TLS_SET && in == out && in != NULL &&
-		   inl >= EIV + TAG && eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0;
+		   inl >= EIV + TAG && eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0 &&
+		   (ctx->sh.enc || ctx->sh.gen);
 	m.taglen = TAG;
 	m.aadlen = sizeof(ctx->sh.tls_aad);
 	m.len = len;
@@ -153,8 +181,8 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 			ctx->engine_rejected = 1;
 			r = EIP93_SW_REPLAY;
 			atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
-		} else if (e == -EINVAL) {
-			r = EIP93_SW_TLS; /* the delegate refuses to generate an IV: it says so */
+		} else if (e == -EINVAL || e == REFUSED) {
+			r = EIP93_SW_TLS;
 		} else {
 			r = eip93_engine_failed(ctx, e, "tls record");
 		}
