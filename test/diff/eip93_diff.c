@@ -3419,6 +3419,26 @@ static void n_stale_engine_tag(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER
     L_ctrl(t, "GET_TAG", x, EVP_CTRL_AEAD_GET_TAG, TAG_MAX, tag, TAG_MAX, 0);
 }
 
+static void n_partial_set_params_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+                                       const EVP_CIPHER *ref, const struct nshape *s)
+{
+    size_t ivlen = 12;
+    unsigned char hdr[TLS12_AAD];
+    OSSL_PARAM p[3];
+
+    (void)ref;
+    n_header(hdr, TLS_EIV); /* too short for a decryption */
+    L_init(t, "init(c,key,dec)", x, c, s->key, NULL, 0);
+    L_ctrl(t, "SET_IVLEN(1)", x, EVP_CTRL_AEAD_SET_IVLEN, 1, NULL, 0, 0);
+    /* Applied one by one: the IV length takes, the record AAD then fails. */
+    p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
+    p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, hdr, TLS12_AAD);
+    p[2] = OSSL_PARAM_construct_end();
+    L_set_params(t, "set_params(ivlen 12, short TLS1_AAD)", x, p);
+    log_size_param(t, "", x, OSSL_CIPHER_PARAM_IVLEN);
+    L_ctrl(t, "SET_IV_FIXED(4)", x, EVP_CTRL_GCM_SET_IV_FIXED, TLS_FIXED, (void *)s->fixed, 0, 0);
+}
+
 typedef void n_script_fn(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
                          const EVP_CIPHER *ref, const struct nshape *s);
 
@@ -3435,6 +3455,7 @@ static const struct {
     {"tls-aad-refused-then-message", n_tls_aad_refused_then_message},
     {"tag-after-tls-aad", n_tag_after_tls_aad},
     {"stale-engine-tag", n_stale_engine_tag},
+    {"partial-set-params-ivlen", n_partial_set_params_ivlen},
 };
 #define N_SCRIPTS (sizeof(n_scripts) / sizeof(n_scripts[0]))
 

@@ -55,8 +55,14 @@ int fz_rand_install(void)
 static void describe(const struct fz_side *a, const struct fz_side *b, size_t i, char *msg,
 		     size_t n)
 {
-	const struct fz_entry *x = &a->tr.e[i], *y = &b->tr.e[i];
+	const struct fz_entry *x, *y;
 
+	if (a->tr.e == NULL || b->tr.e == NULL) {
+		snprintf(msg, n, "no calls to compare");
+		return;
+	}
+	x = &a->tr.e[i];
+	y = &b->tr.e[i];
 	if (strcmp(x->what, y->what) != 0) {
 		snprintf(msg, n, "call %zu: different calls (%s: '%s', %s: '%s')", i, a->label, x->what,
 			 b->label, y->what);
@@ -87,6 +93,8 @@ static long first_difference(const struct fz_tr *a, const struct fz_tr *b)
 {
 	size_t n = a->ne < b->ne ? a->ne : b->ne;
 
+	if (a->e == NULL || b->e == NULL)
+		return a->ne == b->ne ? -1 : 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct fz_entry *x = &a->e[i], *y = &b->e[i];
 

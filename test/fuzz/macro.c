@@ -71,11 +71,11 @@ static int msg_reinit(struct fz_side *sd, int kind, int enc, uint8_t ivsel, int 
 	}
 	r = fz_init(sd, "msg.init", c, k, iv, enc);
 	if (r > 0) {
-		if (c != NULL)
-			m->ivlen = 12;
-		if (k != NULL && k != m->key)
-			memcpy(m->key, k, 32);
-		fz_set_iv(m, iv, m->ivlen != 0 ? m->ivlen : 12);
+		size_t ivlen = c != NULL || m->ivlen == 0 ? 12 : m->ivlen;
+
+		if (k == key)
+			memcpy(m->key, key, 32);
+		fz_set_iv(m, iv, ivlen);
 		m->enc = enc;
 	}
 	return r > 0 ? enc : m->enc;
@@ -189,7 +189,7 @@ void fz_macro_tls12(struct fz_side *sd, const struct fz_op *op)
 		else if (corrupt == 4)
 			hdr[8] ^= 1;
 	}
-	r = fz_ctrl(sd, "tls12.TLS1_AAD", EVP_CTRL_AEAD_TLS1_AAD, 13, hdr, 0);
+	(void)fz_ctrl(sd, "tls12.TLS1_AAD", EVP_CTRL_AEAD_TLS1_AAD, 13, hdr, 0);
 	if (op->f1 & 4)
 		fz_update(sd, "tls12.update(0)", 0, !dec, rec, rec, 0);
 	memset(out, 0xee, reclen + 64);

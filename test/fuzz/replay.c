@@ -80,6 +80,8 @@ static void run_path(const char *path)
 	}
 	if (dir != NULL)
 		closedir(dir);
+	if (v == NULL)
+		return;
 	qsort(v, n, sizeof(*v), cmp);
 	for (size_t i = 0; i < n; i++) {
 		run_file(v[i]);

@@ -242,7 +242,7 @@ static void s_tls13(struct sb *s)
 {
 	hdr(s, 0, 0, none, 17);
 	for (int i = 0; i < 3; i++)
-		op(s, FZ_TLS13, (uint8_t)(i << 1), 0, 0, (size_t)(4000 + 5000 * i), 0);
+		op(s, FZ_TLS13, (uint8_t)(i << 1), 0, 0, 4000 + 5000 * (size_t)i, 0);
 	op(s, FZ_COPY, 1, 0, 0, 0, 0);
 	op(s, FZ_TLS13, 0, 0, 0, 16385, 0);
 }
@@ -261,7 +261,7 @@ static void s_ssh(struct sb *s)
 	hdr(s, 2, 0, none, 19);
 	op(s, FZ_IV_FIXED, 2, 0, 0, 0, 0);
 	for (int i = 0; i < 4; i++)
-		op(s, FZ_SSH, 0, 0, 0, (size_t)(4096 + 4096 * i), 0);
+		op(s, FZ_SSH, 0, 0, 0, 4096 + 4096 * (size_t)i, 0);
 	op(s, FZ_SSH, 4, 0, 0, 4096, 0);	/* no IV_GEN: the IV is used */
 }
 
@@ -410,6 +410,21 @@ static void r_stale_engine_tag(struct sb *s)
 	op(s, FZ_GET_TAG, 0, 0, 0, 0, 0);
 }
 
+/*
+ * Found by the fuzzer: a set_params that fails part-way (a record AAD too
+ * short for a decryption, after a new IV length) leaves the default with the
+ * new IV length; eip93's copy stays old and it refuses a 4-byte TLS fixed IV
+ * the default takes.
+ */
+static void r_partial_set_params_ivlen(struct sb *s)
+{
+	hdr(s, 2, 8, none, 110);
+	op(s, FZ_IVLEN, 0, 0, 0, 3, 0);		/* ivlen 1 */
+	op(s, FZ_PARAMS, 1 | 8, 0, 0, 0, 0);	/* ivlen 12, then TLS1_AAD with length 8: fails */
+	op(s, FZ_PARAMS, 4, 0, 0, 0, 0);	/* TLS fixed IV, 4 bytes */
+	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
+}
+
 static const struct seed seeds[] = {
 	{ "corpus", "enc-dec-4096", s_enc_4096 },
 	{ "corpus", "dec-tag-early-16k", s_dec_tag_early_16k },
@@ -452,6 +467,7 @@ static const struct seed seeds[] = {
 	{ "regress", "tls-aad-refused-then-message", r_tls_aad_refused_then_message },
 	{ "regress", "tag-after-tls-aad", r_tag_after_tls_aad },
 	{ "regress", "stale-engine-tag", r_stale_engine_tag },
+	{ "regress", "partial-set-params-ivlen", r_partial_set_params_ivlen },
 };
 
 int fz_emit_seeds(const char *dir)

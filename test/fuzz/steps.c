@@ -369,7 +369,8 @@ static void op_params(struct fz_side *sd, const struct fz_op *op)
 	for (int i = 0; i < n; i++)
 		q[i] = p[op->f2 & 8 ? n - 1 - i : i];
 	q[n] = OSSL_PARAM_construct_end();
-	if (fz_avoid(sd, (op->f1 & 8) && m->aad_pending, "tls-aad-then-init"))
+	if (fz_avoid(sd, (op->f1 & 8) && m->aad_pending, "tls-aad-then-init") ||
+	    fz_avoid(sd, (op->f1 & 1) && n > 1, "partial-set-params-ivlen"))
 		return;
 	r = EVP_CIPHER_CTX_set_params(fz_ctx(sd), q);
 	fz_log(&sd->tr, "set_params", r, -1, NULL, 0);
