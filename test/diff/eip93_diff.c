@@ -3439,6 +3439,26 @@ static void n_partial_set_params_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EV
     L_ctrl(t, "SET_IV_FIXED(4)", x, EVP_CTRL_GCM_SET_IV_FIXED, TLS_FIXED, (void *)s->fixed, 0, 0);
 }
 
+static void n_taglen_after_engine_record(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+                                         const EVP_CIPHER *ref, const struct nshape *s)
+{
+    unsigned char hdr[TLS12_AAD];
+    unsigned char *rec = n_open_record(ref, s, hdr);
+    size_t rl = TLS_EIV + s->len + TLS_TAG;
+    int ol = -7, r;
+
+    L_init(t, "init(c,key,dec)", x, c, s->key, NULL, 0);
+    L_ctrl(t, "SET_IV_FIXED(4)", x, EVP_CTRL_GCM_SET_IV_FIXED, TLS_FIXED, (void *)s->fixed, 0, 0);
+    L_ctrl(t, "SET_TAG(13)", x, EVP_CTRL_AEAD_SET_TAG, 13, (void *)s->junk, 0, 0);
+    tr_log(t, "get_tag_length", EVP_CIPHER_CTX_get_tag_length(x), -1, NULL, 0, 0);
+    L_ctrl(t, "TLS1_AAD", x, EVP_CTRL_AEAD_TLS1_AAD, TLS12_AAD, hdr, 0, 0);
+    r = EVP_CipherUpdate(x, rec, &ol, rec, (int)rl);
+    tr_log(t, "record(CipherUpdate)", r, ol, r > 0 ? rec + TLS_EIV : NULL, s->len, 0);
+    tr_log(t, "get_tag_length", EVP_CIPHER_CTX_get_tag_length(x), -1, NULL, 0, 0);
+    log_size_param(t, "", x, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+    free(rec);
+}
+
 typedef void n_script_fn(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
                          const EVP_CIPHER *ref, const struct nshape *s);
 
@@ -3456,6 +3476,7 @@ static const struct {
     {"tag-after-tls-aad", n_tag_after_tls_aad},
     {"stale-engine-tag", n_stale_engine_tag},
     {"partial-set-params-ivlen", n_partial_set_params_ivlen},
+    {"taglen-after-engine-record", n_taglen_after_engine_record},
 };
 #define N_SCRIPTS (sizeof(n_scripts) / sizeof(n_scripts[0]))
 

@@ -90,7 +90,7 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	memset(s, 0, sizeof(*s));
 	memcpy(h, data, size < FZ_HEADER ? size : FZ_HEADER);
 	s->keysize = (h[0] & 3) == 3 ? 2 : h[0] & 3;
-	s->query_each = (h[0] >> 2) & 1;
+	s->query_each = (h[0] & 0x14) == 0x14;	/* a quarter of the inputs: it costs */
 	s->start_dec = (h[0] >> 3) & 1;
 
 	/* Half of all inputs run without faults; sites 4..7 map onto 1..4. */

@@ -315,6 +315,15 @@ void fz_query(struct fz_side *sd)
 	memset(buf, 0, sizeof(buf));
 	fz_log(&sd->tr, "EVP_CIPHER_CTX_get_original_iv",
 	       EVP_CIPHER_CTX_get_original_iv(x, buf, sizeof(buf)), -1, buf, sizeof(buf));
+}
+
+/* fz_query_lists() - the gettable and settable parameter lists, by name and type. */
+void fz_query_lists(struct fz_side *sd)
+{
+	EVP_CIPHER_CTX *x = fz_ctx(sd);
+
+	if (x == NULL || EVP_CIPHER_CTX_get0_cipher(x) == NULL)
+		return;
 	log_names(sd, "gettable_ctx_params", EVP_CIPHER_CTX_gettable_params(x));
 	log_names(sd, "settable_ctx_params", EVP_CIPHER_CTX_settable_params(x));
 }

@@ -54,6 +54,7 @@ struct fz_model {
 	int aad_pending;	/* a TLS1_AAD was given, no update since */
 	int tls_used;		/* a TLS 1.2 record ran since the last IV */
 	int tag_ok;		/* the last call was a successful encrypting final */
+	int odd_tag;		/* a tag of another length than 16 was set */
 };
 
 struct fz_side {
@@ -102,6 +103,7 @@ int fz_ref_seal(const struct fz_side *sd, const struct fz_model *m, const unsign
 		size_t ivlen, const unsigned char *aad, size_t aadlen, const unsigned char *pt,
 		size_t len, unsigned char *ct, unsigned char *tag);
 void fz_query(struct fz_side *sd);
+void fz_query_lists(struct fz_side *sd);
 void fz_set_iv(struct fz_model *m, const unsigned char *iv, size_t ivlen);
 /* fz_tls_header() - a TLS 1.2 record header with the next sequence number. */
 void fz_tls_header(struct fz_model *m, size_t lenfield, unsigned char *hdr);

@@ -11,9 +11,9 @@
  * bytes.
  *
  * Header:
- *   [0]    flags: bits 0-1 key size (AES-128/192/256, 3 = 256), bit 2 query
- *          every context parameter after every operation, bit 3 start
- *          decrypting
+ *   [0]    flags: bits 0-1 key size (AES-128/192/256, 3 = 256), bits 2 and 4
+ *          both set: read every context parameter after every step, bit 3
+ *          start decrypting
  *   [1..7] fault plan of the engine fake: site, kind|err, nth, every,
  *          block, count, mask (fz_decode_plan())
  *   [8..15] data seed

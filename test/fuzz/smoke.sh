@@ -12,6 +12,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/corpus"
 log=$work/log
 start=$(date +%s.%N)
+# No allocation stacks (malloc_context_size=0): they cost about a tenth of the
+# time; a failure replays with full stacks (the input is printed below).
+# -max_len=128: up to 14 steps, where nearly all coverage is.
 set +e
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:malloc_context_size=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \

@@ -94,6 +94,7 @@ static void op_init(struct fz_side *sd, const struct fz_op *op)
 	if (c != NULL) {
 		m->kidx = ks;
 		m->ivlen = 12;
+		m->odd_tag = 0;
 	}
 	if (op->f1 & 2) {
 		memcpy(m->key, key, 32);
@@ -184,6 +185,8 @@ static void op_set_tag(struct fz_side *sd, const struct fz_op *op)
 	int t = fz_taglen(op->f3);
 
 	tag_bytes(sd, op->f1, tag);
+	if (t != 16)
+		fz_model(sd)->odd_tag = 1;
 	if (op->f2 & 1) {
 		OSSL_PARAM p[2] = { OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag,
 								      (size_t)t),
@@ -355,6 +358,8 @@ static void op_params(struct fz_side *sd, const struct fz_op *op)
 	if (op->f1 & 2)
 		p[n++] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag,
 							   op->f2 & 2 ? 12 : 16);
+	if ((op->f1 & 2) && (op->f2 & 2))
+		m->odd_tag = 1;
 	if ((op->f1 & 4) && !fixed_too_long(sd, 4))
 		p[n++] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, fixed, 4);
 	if (op->f1 & 8)
@@ -397,7 +402,10 @@ void fz_run_op(struct fz_side *sd, const struct fz_op *op)
 	case FZ_FINAL: fz_final(sd, "final", op->f1 % 3, fz_model(sd)->enc); break;
 	case FZ_SET_TAG: op_set_tag(sd, op); break;
 	case FZ_GET_TAG: op_get_tag(sd, op); break;
-	case FZ_QUERY: fz_query(sd); break;
+	case FZ_QUERY:
+		fz_query(sd);
+		fz_query_lists(sd);
+		break;
 	case FZ_IV_FIXED: op_iv_fixed(sd, op); break;
 	case FZ_IV_GEN: op_iv_gen(sd, op); break;
 	case FZ_IV_INV: op_iv_inv(sd, op); break;
