@@ -93,8 +93,11 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	s->query_each = (h[0] & 0x14) == 0x14;	/* a quarter of the inputs: it costs */
 	s->start_dec = (h[0] >> 3) & 1;
 
-	/* Half of all inputs run without faults; sites 4..7 map onto 1..4. */
-	s->plan.site = (h[1] & 7) < 4 ? 0 : (h[1] & 7) - 3;
+	/*
+	 * Three inputs in four run without faults (sites 12..15 map onto 1..4):
+	 * a fault that counts as an engine error costs a provider reload.
+	 */
+	s->plan.site = (h[1] & 15) < 12 ? 0 : (h[1] & 15) - 11;
 	s->plan.kind = (h[2] & 0x0f) % (FUZZ_KEYSTREAM_FAULTS ? 5 : 3);
 	s->plan.err = errs[(h[2] >> 4) % (sizeof(errs) / sizeof(errs[0]))];
 	s->plan.nth = 1 + h[3] % 16;	/* a key check takes 3 calls: 4.. hit data */

@@ -14,7 +14,7 @@
  *   [0]    flags: bits 0-1 key size (AES-128/192/256, 3 = 256), bits 2 and 4
  *          both set: read every context parameter after every step, bit 3
  *          start decrypting
- *   [1..7] fault plan of the engine fake: site, kind|err, nth, every,
+ *   [1..7] fault plan of the engine fake: site (12..15; else none), kind|err, nth, every,
  *          block, count, mask (fz_decode_plan())
  *   [8..15] data seed
  * Operation: [0] code, [1..3] flags f1 f2 f3, [4..5] len (LE), [6..7] len2.

@@ -24,10 +24,10 @@ struct sb {
 
 /* Fault plan bytes (header [1..7]); see fz_decode(). */
 #define PLAN_NONE { 0, 0, 0, 0, 0, 0, 0 }
-#define SITE_OPEN 4
-#define SITE_SEAL 5
-#define SITE_UNSEAL 6
-#define SITE_DATA 7
+#define SITE_OPEN 12
+#define SITE_SEAL 13
+#define SITE_UNSEAL 14
+#define SITE_DATA 15
 
 static void hdr(struct sb *s, int keysize, int flags, const uint8_t plan[7], uint64_t seed)
 {

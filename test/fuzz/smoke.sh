@@ -14,15 +14,18 @@ log=$work/log
 start=$(date +%s.%N)
 # No allocation stacks (malloc_context_size=0): they cost about a tenth of the
 # time; a failure replays with full stacks (the input is printed below).
-# -max_len=128: up to 14 steps, where nearly all coverage is.
+# -max_len=128: up to 14 steps, where nearly all coverage is.  Wall time on a
+# shared machine says little; the CPU time is printed too.
 set +e
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:malloc_context_size=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-  "$fuzzer" -runs="$runs" -seed=1 -max_len=128 -len_control=0 -print_final_stats=1 \
+  "$fuzzer" -runs="$runs" -seed=1 -max_len=128 -print_final_stats=1 \
   -artifact_prefix="$work/" "$work/corpus" "$seeds" >"$log" 2>&1
 rc=$?
 set -e
 end=$(date +%s.%N)
+times >"$work/times"	# in this shell: a subshell would report its own children
+cpu=$(tail -1 "$work/times" | awk '{ split($1, u, /[ms]/); split($2, t, /[ms]/); printf "%.1f", u[1] * 60 + u[2] + t[1] * 60 + t[2] }')
 grep -E '^(DIVERGENCE|script:|fault plan:|=>|   ? ?[0-9]+:)' "$log" | head -60 || true
 grep -E 'ERROR: (Address|Undefined|Leak)Sanitizer|runtime error' "$log" | head -5 || true
 grep -E '^stat::number_of_executed_units|^eip93-fuzz:|Done [0-9]+ runs' "$log" || true
@@ -45,4 +48,4 @@ if [ -z "$engine" ] || [ "$engine" -eq 0 ]; then
   echo "FAIL: no execution reached the engine path"
   exit 1
 fi
-echo "fuzz smoke: $execs executions in ${secs}s ($(awk -v n="$execs" -v s="$secs" 'BEGIN { printf "%d", n / s }') exec/s), $engine reached the engine"
+echo "fuzz smoke: $execs executions in ${secs}s wall, ${cpu}s CPU ($(awk -v n="$execs" -v s="$cpu" 'BEGIN { printf "%d", n / s }') exec per CPU second; load $(cut -d' ' -f1 /proc/loadavg)), $engine reached the engine"
