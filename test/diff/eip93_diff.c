@@ -3459,6 +3459,58 @@ static void n_taglen_after_engine_record(struct tr *t, EVP_CIPHER_CTX *x, const 
     free(rec);
 }
 
+static void n_rekey_after_zero_aad(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+                                   const EVP_CIPHER *ref, const struct nshape *s)
+{
+    unsigned char *out = xmalloc(s->len + 64), tag[TAG_BUF], len4[4];
+    int r;
+
+    (void)ref;
+    memset(tag, 0, sizeof(tag));
+    put_be16(len4, 0);
+    put_be16(len4 + 2, s->len);
+    L_init(t, "init(c,key,iv)", x, c, s->key, s->iv, 1);
+    r = EVP_Cipher(x, NULL, s->aad, 0);
+    tr_log(t, "EVP_Cipher(NULL, aad, 0)", r, -1, NULL, 0, 0);
+    L_init(t, "init(key only)", x, NULL, s->junk, NULL, 1);
+    r = EVP_Cipher(x, NULL, len4, 4);
+    tr_log(t, "EVP_Cipher(NULL, length, 4)", r, -1, NULL, 0, 0);
+    r = EVP_Cipher(x, out, s->pt, (unsigned int)s->len);
+    tr_log(t, "EVP_Cipher(packet)", r, -1, out, s->len, 0);
+    r = EVP_Cipher(x, NULL, NULL, 0);
+    tr_log(t, "EVP_Cipher(NULL, NULL, 0)", r, -1, NULL, 0, 0);
+    L_ctrl(t, "GET_TAG", x, EVP_CTRL_AEAD_GET_TAG, TAG_MAX, tag, TAG_MAX, 0);
+    free(out);
+}
+
+static void n_copy_after_empty_update(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+                                      const EVP_CIPHER *ref, const struct nshape *s)
+{
+    unsigned char *out = xmalloc(s->len + 64), tag[TAG_BUF], len4[4];
+    EVP_CIPHER_CTX *y = EVP_CIPHER_CTX_new();
+    int r;
+
+    (void)ref;
+    memset(tag, 0, sizeof(tag));
+    put_be16(len4, 0);
+    put_be16(len4 + 2, s->len);
+    L_init(t, "init(c,key,iv)", x, c, s->key, s->iv, 1);
+    r = EVP_Cipher(x, NULL, s->aad, TLS12_AAD);
+    tr_log(t, "EVP_Cipher(NULL, aad, 13)", r, -1, NULL, 0, 0);
+    r = EVP_Cipher(x, out, s->pt, 0);
+    tr_log(t, "EVP_Cipher(out, in, 0)", r, -1, NULL, 0, 0);
+    tr_log(t, "EVP_CIPHER_CTX_copy", EVP_CIPHER_CTX_copy(y, x), -1, NULL, 0, 0);
+    r = EVP_Cipher(y, NULL, len4, 4);
+    tr_log(t, "copy: EVP_Cipher(NULL, length, 4)", r, -1, NULL, 0, 0);
+    r = EVP_Cipher(y, out, s->pt, (unsigned int)s->len);
+    tr_log(t, "copy: EVP_Cipher(packet)", r, -1, out, s->len, 0);
+    r = EVP_Cipher(y, NULL, NULL, 0);
+    tr_log(t, "copy: EVP_Cipher(NULL, NULL, 0)", r, -1, NULL, 0, 0);
+    L_ctrl(t, "copy: GET_TAG", y, EVP_CTRL_AEAD_GET_TAG, TAG_MAX, tag, TAG_MAX, 0);
+    EVP_CIPHER_CTX_free(y);
+    free(out);
+}
+
 typedef void n_script_fn(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
                          const EVP_CIPHER *ref, const struct nshape *s);
 
@@ -3477,6 +3529,8 @@ static const struct {
     {"stale-engine-tag", n_stale_engine_tag},
     {"partial-set-params-ivlen", n_partial_set_params_ivlen},
     {"taglen-after-engine-record", n_taglen_after_engine_record},
+    {"rekey-after-zero-aad", n_rekey_after_zero_aad},
+    {"copy-after-empty-update", n_copy_after_empty_update},
 };
 #define N_SCRIPTS (sizeof(n_scripts) / sizeof(n_scripts[0]))
 

@@ -17,6 +17,8 @@ static void other_slot_copy(struct fz_side *sd)
 {
 	int other = 1 - sd->cur, r;
 
+	if (fz_avoid(sd, fz_model(sd)->empty_update, "copy-after-empty-update"))
+		return;
 	if (sd->x[other] == NULL)
 		sd->x[other] = EVP_CIPHER_CTX_new();
 	if (sd->x[other] == NULL)

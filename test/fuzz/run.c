@@ -134,6 +134,8 @@ int fz_avoid(struct fz_side *sd, int cond, const char *known)
 void fz_set_iv(struct fz_model *m, const unsigned char *iv, size_t ivlen)
 {
 	m->tls_used = 0;
+	m->zero_aad = 0;
+	m->empty_update = 0;
 	memcpy(m->iv, iv, ivlen < sizeof(m->iv) ? ivlen : sizeof(m->iv));
 	m->ivlen = ivlen;
 	m->aadlen = 0;
@@ -144,7 +146,8 @@ int fz_init(struct fz_side *sd, const char *what, const EVP_CIPHER *c, const uns
 {
 	int r;
 
-	if (fz_avoid(sd, fz_model(sd)->aad_pending, "tls-aad-then-init"))
+	if (fz_avoid(sd, fz_model(sd)->aad_pending, "tls-aad-then-init") ||
+	    fz_avoid(sd, key != NULL && iv == NULL && fz_model(sd)->zero_aad, "rekey-after-zero-aad"))
 		return 0;
 	r = EVP_CipherInit_ex(fz_ctx(sd), c, NULL, key, iv, enc);
 	fz_model(sd)->tag_ok = 0;
@@ -165,6 +168,10 @@ int fz_update(struct fz_side *sd, const char *what, int api, int enc, unsigned c
 	    fz_avoid(sd, m->aad_pending && inl > 0, "tls-aad-then-generic"))
 		return 0;
 	m->tag_ok = 0;
+	if (api == 2 && out == NULL && inl == 0)
+		m->zero_aad = 1;
+	if (out != NULL && inl == 0)
+		m->empty_update = 1;
 	if (api == 2) {
 		r = fz_evp_cipher(x, out, in, inl);
 		fz_log(&sd->tr, what, r, -1, NULL, 0);

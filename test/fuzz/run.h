@@ -55,6 +55,8 @@ struct fz_model {
 	int tls_used;		/* a TLS 1.2 record ran since the last IV */
 	int tag_ok;		/* the last call was a successful encrypting final */
 	int odd_tag;		/* a tag of another length than 16 was set */
+	int zero_aad;		/* a zero-length EVP_Cipher AAD since the last IV */
+	int empty_update;	/* a zero-length data update since the last IV */
 };
 
 struct fz_side {

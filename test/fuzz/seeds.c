@@ -442,6 +442,33 @@ static void r_taglen_after_engine_record(struct sb *s)
 	op(s, FZ_QUERY, 0, 0, 0, 0, 0);
 }
 
+/*
+ * Found by the campaign: a zero-length AAD through EVP_Cipher, then a
+ * key-only init, then a message by EVP_Cipher: the ciphertext differs.
+ */
+static void r_rekey_after_zero_aad(struct sb *s)
+{
+	hdr(s, 1, 0, none, 112);
+	op(s, FZ_AAD, 2, 0, 0, 0, 0);		/* EVP_Cipher(ctx, NULL, aad, 0) */
+	op(s, FZ_INIT, I_KEY | I_ENC, 2, 2, 0, 0);	/* key only */
+	op(s, FZ_SSH, 0, 0, 0, 8192, 0);	/* EVP_Cipher AAD, data, (NULL, 0), tag */
+}
+
+/*
+ * Found by the campaign: AAD and a zero-length update through EVP_Cipher,
+ * EVP_CIPHER_CTX_copy, then more AAD, a packet and the tag on the copy:
+ * the tag differs (the ciphertext agrees).  Raw bytes, as the fuzzer left them.
+ */
+static void r_copy_after_empty_update(struct sb *s)
+{
+	static const uint8_t plan[7] = { 0xb3, 0xb3, 0xb3, 0xb3, 0xb3, 0xb3, 0x00 };
+
+	hdr(s, 2, 0, plan, 0x0000006569703801ULL);	/* site 0xb3 & 15 = 3: no faults */
+	s->n += fz_encode_op(s->b + s->n, FZ_MSG, 0xc4, 0x79, 0x7e, 0x0000, 0x2600);
+	s->n += fz_encode_op(s->b + s->n, FZ_SWITCH, 0x70, 0x38, 0x7b, 0x128b, 0x8000);
+	s->n += fz_encode_op(s->b + s->n, FZ_SSH, 0, 0, 1, 0x7f00, 0x40fe);
+}
+
 static const struct seed seeds[] = {
 	{ "corpus", "enc-dec-4096", s_enc_4096 },
 	{ "corpus", "dec-tag-early-16k", s_dec_tag_early_16k },
@@ -486,6 +513,8 @@ static const struct seed seeds[] = {
 	{ "regress", "stale-engine-tag", r_stale_engine_tag },
 	{ "regress", "partial-set-params-ivlen", r_partial_set_params_ivlen },
 	{ "regress", "taglen-after-engine-record", r_taglen_after_engine_record },
+	{ "regress", "rekey-after-zero-aad", r_rekey_after_zero_aad },
+	{ "regress", "copy-after-empty-update", r_copy_after_empty_update },
 };
 
 int fz_emit_seeds(const char *dir)

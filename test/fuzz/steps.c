@@ -70,7 +70,8 @@ static void op_init(struct fz_side *sd, const struct fz_op *op)
 	int dir = (op->f1 >> 3) & 3, api = (op->f1 >> 5) & 3, enc, r;
 	EVP_CIPHER_CTX *x = fz_ctx(sd);
 
-	if (fz_avoid(sd, m->aad_pending, "tls-aad-then-init"))
+	if (fz_avoid(sd, m->aad_pending, "tls-aad-then-init") ||
+	    fz_avoid(sd, (op->f1 & 2) && iv == NULL && m->zero_aad, "rekey-after-zero-aad"))
 		return;
 	m->tag_ok = 0;
 	key_bytes(sd, op->f2 & 3, key);
@@ -330,6 +331,8 @@ static void op_copy(struct fz_side *sd, const struct fz_op *op)
 {
 	int other = 1 - sd->cur, r;
 
+	if (fz_avoid(sd, fz_model(sd)->empty_update, "copy-after-empty-update"))
+		return;
 	if (sd->x[other] == NULL)
 		sd->x[other] = EVP_CIPHER_CTX_new();
 	if (sd->x[other] == NULL)
