@@ -8,9 +8,7 @@
 #
 #   --time S      wall-clock budget (default 600)
 #   --runs N      stop after N executions instead
-#   --target T    eip93-fuzz-ci (default: known defects avoided, no keystream
-#                 faults), eip93-fuzz (every call, every fault) or
-#                 eip93-fuzz-integrity (keystream/nowrite faults)
+#   --target T    eip93-fuzz (default: every call, every fault)
 #   --corpus DIR  keep the corpus there across campaigns (default: a new one
 #                 under the work directory, seeded from test/fuzz/corpus)
 #   --build DIR   clang build directory (default /tmp/eip93-fuzz-build)
@@ -25,7 +23,7 @@
 # One campaign at a time: the machine's two cores are shared.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-budget_time=600 budget_runs=0 target=eip93-fuzz-ci corpus="" build=/tmp/eip93-fuzz-build cov=1
+budget_time=600 budget_runs=0 target=eip93-fuzz corpus="" build=/tmp/eip93-fuzz-build cov=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) budget_time=$2; shift 2 ;;

@@ -4,9 +4,7 @@
 # (all tests, guest included) and clang (host tests), the host tests again
 # under ASan+UBSan, the differential fuzzer (clang, libFuzzer), then
 # clang-tidy and cppcheck over the project's code.
-# Fails loudly at the first failing stage.  Tests labelled "regress" (issue
-# 11's defects, until alg/ is fixed) and "integrity" (keystream/nowrite
-# faults, until integrity checks land) are left out: ctest -L regress|integrity.
+# Fails loudly at the first failing stage.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -23,7 +21,7 @@ stage "gcc build and all tests (host + guest)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DEIP93_GUEST_TESTS=ON \
   -DEIP93_GUEST_CACHE="$cache" -DEIP93_OPENSSL_CACHE="$ossl_cache" >/dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs" -LE 'regress|integrity'
+ctest --test-dir build --output-on-failure -j"$jobs"
 
 stage "OpenSSL 3.5: build (cached), provider against it, host + guest tests"
 ossl35=$(scripts/openssl-build.sh 3.5 "$ossl_cache")
