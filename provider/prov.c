@@ -475,6 +475,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.sw = p->sw.impl;
 	p->env.libctx = p->sw.libctx;
 	p->env.engine = &eip93_engine_afalg;
+	p->env.verify = 1;
 #ifdef EIP93_TEST_HOOKS
 	{
 		/* Test builds: EIP93_TEST_ENGINE=fake computes "engine" messages in user space. */
@@ -494,7 +495,6 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.max_sockets = p->cfg.max_sockets;
 	p->env.timeout_ms = p->cfg.timeout_ms;
 	p->env.max_faults = EIP93_ENGINE_MAX_FAULTS;
-	p->env.verify = 1;
 	p->env.on_first_engine = activation_notice;
 	*out = eip93_dispatch;
 	*provctx = p;
