@@ -166,6 +166,7 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 			     size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
 {
 	struct eip93_route_msg m;
+	struct eip93_adapt_tok at = { 0 };
 	enum eip93_sw_reason r;
 	int e, ok;
 
@@ -173,8 +174,14 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 	r = eip93_route(&ctx->env->limits, &m);
 	if (r == EIP93_SW_NONE)
 		r = eip93_key_ready(ctx);
+	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
+	if (r == EIP93_SW_NONE && eip93_adapt_begin(ctx, inl, &at)) {
+		m.adapt_sw = 1;
+		r = eip93_route(&ctx->env->limits, &m);
+	}
 	if (r == EIP93_SW_NONE) {
 		e = engine_data(ctx, out, in, inl);
+		eip93_adapt_end(&at, e == 0); /* adaptive routing */
 		if (e == 0) {
 			eip93_count_engine(ctx, inl);
 			eip93_shadow_ev(ctx, EIP93_EV_ENGINE, NULL, inl);
@@ -195,6 +202,8 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 	}
 	eip93_count_sw(ctx, r);
 	ok = sw_op(ctx->swctx, out, outl, outsize, in, inl);
+	if (r == EIP93_SW_ADAPT)
+		eip93_adapt_end(&at, ok); /* adaptive routing: a software sample */
 	eip93_shadow_ev(ctx, EIP93_EV_DATA, NULL, inl);
 	return ok;
 }
