@@ -7,7 +7,7 @@
 #define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
 
-void eip93_adapt_init(struct eip93_adapt *a, unsigned int explore)
+void eip93_adapt_init(struct eip93_adapt *a, unsigned int explore, unsigned int weight)
 {
 	memset(a, 0, sizeof(*a));
 	if (explore < EIP93_ADAPT_EXPLORE_MIN)
@@ -15,6 +15,11 @@ void eip93_adapt_init(struct eip93_adapt *a, unsigned int explore)
 	if (explore > EIP93_ADAPT_EXPLORE_MAX)
 		explore = EIP93_ADAPT_EXPLORE_MAX;
 	a->explore = explore;
+	if (weight < EIP93_ADAPT_WEIGHT_MIN)
+		weight = EIP93_ADAPT_WEIGHT_MIN;
+	if (weight > EIP93_ADAPT_WEIGHT_MAX)
+		weight = EIP93_ADAPT_WEIGHT_MAX;
+	a->weight = weight;
 }
 
 unsigned int eip93_adapt_class_of(size_t len)
@@ -85,7 +90,12 @@ void eip93_adapt_record(struct eip93_adapt_class *c, enum eip93_adapt_path path,
 	ST(p->next, (i + 1) % EIP93_ADAPT_WINDOW);
 	med = median(p);
 	est = LD(p->est);
-	ST(p->est, est == 0 ? med : est / 2 + med / 2);
+	/* a level shift (4x either way) is taken at once: the median already filtered outliers */
+	if (est == 0 || med / 4 > est || est / 4 > med)
+		est = med;
+	else
+		est = est / 2 + med / 2;
+	ST(p->est, est);
 }
 
 uint64_t eip93_adapt_estimate(const struct eip93_adapt_class *c, enum eip93_adapt_path path)
@@ -99,16 +109,19 @@ enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a,
 	uint64_t e = LD(c->path[EIP93_ADAPT_ENGINE].est);
 	uint64_t s = LD(c->path[EIP93_ADAPT_SW].est);
 	unsigned int since;
+	int engine;
 
 	if (e == 0)
 		return EIP93_ADAPT_GO_ENGINE; /* not measured yet: measure it */
 	if (s == 0)
 		return EIP93_ADAPT_EXPLORE_SW;
+	/* estimates are at most 2^40 (record() clamps), so the products fit */
+	engine = e * 100 <= s * a->weight;
 	since = LD(c->since) + 1;
 	if (since >= a->explore) {
 		ST(c->since, 0);
-		return e <= s ? EIP93_ADAPT_EXPLORE_SW : EIP93_ADAPT_EXPLORE_ENGINE;
+		return engine ? EIP93_ADAPT_EXPLORE_SW : EIP93_ADAPT_EXPLORE_ENGINE;
 	}
 	ST(c->since, since);
-	return e <= s ? EIP93_ADAPT_GO_ENGINE : EIP93_ADAPT_GO_SW;
+	return engine ? EIP93_ADAPT_GO_ENGINE : EIP93_ADAPT_GO_SW;
 }

@@ -14,7 +14,8 @@
  * Per shard and size class (powers of two, 16 B .. 64 KiB) each path keeps
  * its last three samples, normalised to the class's smallest size; the
  * estimate is an EWMA (weight 1/2) of their median, so one slow message
- * never moves it.  A message goes to the path with the lower estimate; every
+ * never moves it, and it jumps to the median when that is more than 4x away
+ * (a level shift: the engine became much slower, or recovered).  A message goes to the path with the lower estimate; every
  * explore-th message of a class goes to the other path instead, so a path
  * that became cheaper again is noticed (bounded: 1 in explore messages).
  */
@@ -31,6 +32,9 @@
 #define EIP93_ADAPT_EXPLORE_DEFAULT 32
 #define EIP93_ADAPT_EXPLORE_MIN 4
 #define EIP93_ADAPT_EXPLORE_MAX 4096
+#define EIP93_ADAPT_WEIGHT_DEFAULT 100	/* percent: the engine while it costs <= 1x software */
+#define EIP93_ADAPT_WEIGHT_MIN 10
+#define EIP93_ADAPT_WEIGHT_MAX 10000
 
 enum eip93_adapt_path { EIP93_ADAPT_ENGINE = 0, EIP93_ADAPT_SW = 1 };
 
@@ -62,10 +66,15 @@ struct eip93_adapt {
 	struct eip93_adapt_shard shard[EIP93_ADAPT_NSHARDS];
 	atomic_uint next_shard;	/* written once per thread and instance */
 	unsigned int explore;	/* 1 in explore messages samples the other path */
+	unsigned int weight;	/* the engine while engine * 100 <= software * weight */
 };
 
-/* eip93_adapt_init() - empty estimates; @explore is clamped to its bounds. */
-void eip93_adapt_init(struct eip93_adapt *a, unsigned int explore);
+/*
+ * eip93_adapt_init() - empty estimates; @explore and @weight (percent: how
+ * much dearer than software the engine may be and still be chosen; 100 =
+ * strictly the cheaper) are clamped to their bounds.
+ */
+void eip93_adapt_init(struct eip93_adapt *a, unsigned int explore, unsigned int weight);
 
 /* eip93_adapt_class_of() - the size class of a @len-byte message. */
 unsigned int eip93_adapt_class_of(size_t len);

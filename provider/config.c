@@ -12,7 +12,7 @@
 const char *const eip93_config_keys[] = {
 	"enable", "min-size", "max-size", "max-sockets", "timeout-ms", "notice",
 	"fallback-properties", "kernel-algorithm", "calibration-file",
-	"routing", "adaptive-explore", NULL
+	"routing", "adaptive-explore", "adaptive-engine-weight", NULL
 };
 
 /* The compositions the gate may bind, in the order it tries them (SPEC step 5). */
@@ -43,6 +43,7 @@ void eip93_config_defaults(struct eip93_config *c)
 	strcpy(c->calib_file, EIP93_CALIBRATION_FILE);
 	c->routing = EIP93_ROUTING_ADAPTIVE;
 	c->explore = EIP93_ADAPT_EXPLORE_DEFAULT;
+	c->weight = EIP93_ADAPT_WEIGHT_DEFAULT;
 }
 
 static int parse_bool(const char *v, int *out)
@@ -174,6 +175,13 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 		if (r < 0)
 			return bad(err, errlen, key, value, "a decimal number from 4 to 4096", r);
 		c->explore = (unsigned int)n;
+		return 0;
+	}
+	if (strcmp(key, "adaptive-engine-weight") == 0) {
+		r = parse_dec(value, EIP93_ADAPT_WEIGHT_MIN, EIP93_ADAPT_WEIGHT_MAX, &n);
+		if (r < 0)
+			return bad(err, errlen, key, value, "a decimal percentage from 10 to 10000", r);
+		c->weight = (unsigned int)n;
 		return 0;
 	}
 	snprintf(err, errlen, "unknown config key %s", key);

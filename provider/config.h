@@ -33,6 +33,7 @@ struct eip93_config {
 	int window_set;			/* min-size or max-size given explicitly */
 	int routing;			/* routing = adaptive|fixed (EIP93_ROUTING_*) */
 	unsigned int explore;		/* adaptive-explore: 1 in N messages samples the other path */
+	unsigned int weight;		/* adaptive-engine-weight: percent (100: the cheaper path) */
 };
 
 enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };

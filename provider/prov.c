@@ -511,7 +511,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	if (p->cfg.routing == EIP93_ROUTING_ADAPTIVE) {
 		p->env.adapt = OPENSSL_malloc(sizeof(*p->env.adapt));
 		if (p->env.adapt != NULL)
-			eip93_adapt_init(p->env.adapt, p->cfg.explore);
+			eip93_adapt_init(p->env.adapt, p->cfg.explore, p->cfg.weight);
 	}
 	*out = eip93_dispatch;
 	*provctx = p;

@@ -42,7 +42,7 @@ static enum eip93_adapt_path step(struct eip93_adapt_class *c, size_t len, uint6
 
 static struct eip93_adapt_class *fresh(void)
 {
-	eip93_adapt_init(&A, EXPLORE);
+	eip93_adapt_init(&A, EXPLORE, 100);
 	return &eip93_adapt_shard(&A)->cls[eip93_adapt_class_of(LEN)];
 }
 
@@ -61,10 +61,12 @@ static void test_classes(void)
 
 static void test_bounds(void)
 {
-	eip93_adapt_init(&A, 1);
+	eip93_adapt_init(&A, 1, 1);
 	CHECK_EQ_INT(A.explore, EIP93_ADAPT_EXPLORE_MIN);
-	eip93_adapt_init(&A, 1u << 30);
+	CHECK_EQ_INT(A.weight, EIP93_ADAPT_WEIGHT_MIN);
+	eip93_adapt_init(&A, 1u << 30, 1u << 30);
 	CHECK_EQ_INT(A.explore, EIP93_ADAPT_EXPLORE_MAX);
+	CHECK_EQ_INT(A.weight, EIP93_ADAPT_WEIGHT_MAX);
 }
 
 /* Unmeasured paths are measured first: the engine, then software. */
@@ -118,8 +120,9 @@ static void test_one_slow_message(void)
 
 /*
  * The engine becomes k times slower: messages still sent to it before the
- * shift (design bound: 2 for the median, then the EWMA halves the distance
- * each message: at most 3 when the new cost is at least twice software's).
+ * shift (design bound: 2 for the median; then at once for a level shift of
+ * more than 4x, else the EWMA halves the distance each message: at most 3
+ * when the new cost is at least twice software's).
  */
 static int messages_to_shift(uint64_t eng, uint64_t slow, uint64_t sw)
 {
@@ -139,7 +142,8 @@ static void test_shift(void)
 {
 	CHECK_EQ_INT(messages_to_shift(1000, 20000, 2000), 2);
 	CHECK(messages_to_shift(1000, 4000, 2000) <= 3);
-	CHECK(messages_to_shift(1000, 1000000, 2000) <= 3);
+	CHECK_EQ_INT(messages_to_shift(1000, 1000000, 2000), 2);
+	CHECK(messages_to_shift(1000, 2500, 2000) <= 4);
 	/* slower, but still cheaper than software: stays */
 	CHECK_EQ_INT(messages_to_shift(1000, 1500, 2000), 1000);
 }
@@ -147,9 +151,7 @@ static void test_shift(void)
 /*
  * The engine recovers while software carries the load: it is sampled 1 in
  * EXPLORE messages and back within a bounded number of explorations:
- * 2 to move the median, then the EWMA halves the distance per sample,
- * ceil(log2((slow - fast) / (sw - fast))) of them: 2 + 5 from 20x to 1x
- * with software at 2x.
+ * 2 to move the median, which is a level shift (more than 4x) here.
  */
 static void test_return(void)
 {
@@ -163,7 +165,7 @@ static void test_return(void)
 	CHECK(eip93_adapt_estimate(c, EIP93_ADAPT_ENGINE) > 10000);
 	while (n < 100 * EXPLORE && decide_run(c, LEN, 1000, 2000) != EIP93_ADAPT_GO_ENGINE)
 		n++;
-	CHECK(n <= 7 * EXPLORE);
+	CHECK(n <= 2 * EXPLORE);
 	for (int i = 0; i < 10 * EXPLORE; i++)
 		eng += step(c, LEN, 1000, 2000) == EIP93_ADAPT_ENGINE;
 	CHECK(eng >= 10 * EXPLORE - 10 - 1);
@@ -181,6 +183,23 @@ static void test_normalised(void)
 	CHECK(eip93_adapt_estimate(c, EIP93_ADAPT_SW) != 0);
 }
 
+/* The engine weight: 300% keeps the engine while it costs up to 3x software. */
+static void test_weight(void)
+{
+	struct eip93_adapt_class *c;
+	int sw = 0;
+
+	eip93_adapt_init(&A, EXPLORE, 300);
+	c = &eip93_adapt_shard(&A)->cls[eip93_adapt_class_of(LEN)];
+	for (int i = 0; i < EXPLORE - 1; i++)
+		sw += step(c, LEN, 2900, 1000) == EIP93_ADAPT_SW;
+	CHECK_EQ_INT(sw, 1); /* the first measurement of software only */
+	c->since = 0;
+	for (int i = 0; i < 3; i++)
+		(void)step(c, LEN, 3100, 1000);
+	CHECK_EQ_INT(eip93_adapt_decide(&A, c), EIP93_ADAPT_GO_SW);
+}
+
 static void *shard_of(void *arg)
 {
 	*(struct eip93_adapt_shard **)arg = eip93_adapt_shard(&A);
@@ -193,7 +212,7 @@ static void test_shards(void)
 	struct eip93_adapt_shard *s[4];
 	pthread_t t[4];
 
-	eip93_adapt_init(&A, EXPLORE);
+	eip93_adapt_init(&A, EXPLORE, 100);
 	for (int i = 0; i < 4; i++)
 		CHECK_EQ_INT(pthread_create(&t[i], NULL, shard_of, &s[i]), 0);
 	for (int i = 0; i < 4; i++)
@@ -216,6 +235,7 @@ int main(void)
 	test_shift();
 	test_return();
 	test_normalised();
+	test_weight();
 	test_shards();
 	return check_done("test_adapt");
 }

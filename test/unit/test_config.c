@@ -55,7 +55,7 @@ static int same_config(const struct eip93_config *a, const struct eip93_config *
 	       a->max_size == b->max_size && a->max_sockets == b->max_sockets &&
 	       a->timeout_ms == b->timeout_ms && a->notice == b->notice &&
 	       strcmp(a->fallback_propq, b->fallback_propq) == 0 && a->routing == b->routing &&
-	       a->explore == b->explore;
+	       a->explore == b->explore && a->weight == b->weight;
 }
 
 /* A bad value fails, names key and value, and leaves the config untouched. */
@@ -105,6 +105,9 @@ static void test_invalid(void)
 	expect_bad("adaptive-explore", "4097", -ERANGE);
 	expect_bad("adaptive-explore", "1/32", -EINVAL);
 	expect_bad("adaptive-explore", "", -EINVAL);
+	expect_bad("adaptive-engine-weight", "9", -ERANGE);
+	expect_bad("adaptive-engine-weight", "10001", -ERANGE);
+	expect_bad("adaptive-engine-weight", "150%", -EINVAL);
 }
 
 /* Adaptive routing: the default, fixed as today, the exploration bounds. */
@@ -124,6 +127,11 @@ static void test_routing(void)
 	CHECK_EQ_INT(c.explore, 4);
 	CHECK_EQ_INT(eip93_config_set(&c, "adaptive-explore", "4096", err, sizeof(err)), 0);
 	CHECK_EQ_INT(c.explore, 4096);
+	CHECK_EQ_INT(c.weight, 100);
+	CHECK_EQ_INT(eip93_config_set(&c, "adaptive-engine-weight", "10", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.weight, 10);
+	CHECK_EQ_INT(eip93_config_set(&c, "adaptive-engine-weight", "10000", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.weight, 10000);
 	CHECK_EQ_INT(eip93_config_check(&c, err, sizeof(err)), 0);
 }
 
