@@ -90,6 +90,9 @@ void eip93_adapt_record(struct eip93_adapt_class *c, enum eip93_adapt_path path,
 	ST(p->next, (i + 1) % EIP93_ADAPT_WINDOW);
 	med = median(p);
 	est = LD(p->est);
+	/* far below its estimate: confirm at once (a median needs a second sample) */
+	if (est != 0 && norm < est / 4)
+		ST(c->confirm, (unsigned int)path + 1);
 	/* a level shift (4x either way) is taken at once: the median already filtered outliers */
 	if (est == 0 || med / 4 > est || est / 4 > med)
 		est = med;
@@ -108,6 +111,7 @@ enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a,
 {
 	uint64_t e = LD(c->path[EIP93_ADAPT_ENGINE].est);
 	uint64_t s = LD(c->path[EIP93_ADAPT_SW].est);
+	uint64_t ew, sw, ratio;
 	unsigned int since;
 	int engine;
 
@@ -116,9 +120,25 @@ enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a,
 	if (s == 0)
 		return EIP93_ADAPT_EXPLORE_SW;
 	/* estimates are at most 2^40 (record() clamps), so the products fit */
-	engine = e * 100 <= s * a->weight;
+	ew = e * 100;
+	sw = s * a->weight;
+	engine = ew <= sw;
+	if (LD(c->confirm) == (engine ? EIP93_ADAPT_SW : EIP93_ADAPT_ENGINE) + 1u) {
+		ST(c->confirm, 0);
+		return engine ? EIP93_ADAPT_EXPLORE_SW : EIP93_ADAPT_EXPLORE_ENGINE;
+	}
+	/*
+	 * 1 in explore messages, stretched by how much dearer the other path is
+	 * (up to EIP93_ADAPT_STRETCH_MAX times): exploring a path 100x dearer
+	 * 1 in 32 messages would spend most of the time there.
+	 */
+	ratio = engine ? sw / (ew != 0 ? ew : 1) : ew / (sw != 0 ? sw : 1);
+	if (ratio < 1)
+		ratio = 1;
+	if (ratio > EIP93_ADAPT_STRETCH_MAX)
+		ratio = EIP93_ADAPT_STRETCH_MAX;
 	since = LD(c->since) + 1;
-	if (since >= a->explore) {
+	if (since >= a->explore * (unsigned int)ratio) {
 		ST(c->since, 0);
 		return engine ? EIP93_ADAPT_EXPLORE_SW : EIP93_ADAPT_EXPLORE_ENGINE;
 	}

@@ -15,9 +15,13 @@
  * its last three samples, normalised to the class's smallest size; the
  * estimate is an EWMA (weight 1/2) of their median, so one slow message
  * never moves it, and it jumps to the median when that is more than 4x away
- * (a level shift: the engine became much slower, or recovered).  A message goes to the path with the lower estimate; every
- * explore-th message of a class goes to the other path instead, so a path
- * that became cheaper again is noticed (bounded: 1 in explore messages).
+ * (a level shift: the engine became much slower, or recovered).  A message
+ * goes to the engine while engine * 100 <= software * weight.  Every
+ * explore-th message of a class (stretched by the cost ratio, up to
+ * EIP93_ADAPT_STRETCH_MAX times, so exploring a far dearer path costs a
+ * bounded share of the time too) goes to the other path, so a path that
+ * became cheaper again is noticed; a sample far below its estimate is
+ * confirmed by the next message at once (the median needs two).
  */
 #ifndef EIP93_ADAPT_H
 #define EIP93_ADAPT_H
@@ -32,6 +36,7 @@
 #define EIP93_ADAPT_EXPLORE_DEFAULT 32
 #define EIP93_ADAPT_EXPLORE_MIN 4
 #define EIP93_ADAPT_EXPLORE_MAX 4096
+#define EIP93_ADAPT_STRETCH_MAX 64	/* exploration interval: up to 64x explore */
 #define EIP93_ADAPT_WEIGHT_DEFAULT 100	/* percent: the engine while it costs <= 1x software */
 #define EIP93_ADAPT_WEIGHT_MIN 10
 #define EIP93_ADAPT_WEIGHT_MAX 10000
@@ -55,6 +60,7 @@ struct eip93_adapt_path_est {
 struct eip93_adapt_class {
 	struct eip93_adapt_path_est path[2];
 	atomic_uint since;	/* messages since the other path was last sampled */
+	atomic_uint confirm;	/* 1 + a path whose last sample fell far below its estimate */
 };
 
 struct eip93_adapt_shard {

@@ -3,8 +3,10 @@
  * Adaptive routing in the cipher: the clock and the counters around the
  * pure estimator (adapt.c).  offload.c and tls12.c call eip93_adapt_begin()
  * for a message the routing rule already gave the engine, put its answer in
- * the rule's adapt_sw fact, and eip93_adapt_end() once the chosen path has
- * run.  Only the path that runs is timed: software is measured on messages
+ * the rule's adapt_sw fact (before the key is opened: a key the estimate
+ * keeps in software never costs a known-answer check on a slow engine),
+ * start the clock with eip93_adapt_clock() just before the chosen path runs
+ * and call eip93_adapt_end() once it has.  Only the path that runs is timed: software is measured on messages
  * that go to software anyway, never by doing the work twice.
  */
 #include "ctx.h"
@@ -38,8 +40,14 @@ int eip93_adapt_begin(struct gcm_ctx *ctx, size_t len, struct eip93_adapt_tok *t
 		eip93_stat_add(&st->adapt_explore_sw, 1);
 	t->path = ch == EIP93_ADAPT_GO_SW || ch == EIP93_ADAPT_EXPLORE_SW ? EIP93_ADAPT_SW
 									  : EIP93_ADAPT_ENGINE;
-	t->t0 = now_ns();
+	t->t0 = 0;
 	return t->path == EIP93_ADAPT_SW;
+}
+
+void eip93_adapt_clock(struct eip93_adapt_tok *t)
+{
+	if (t->cls != NULL)
+		t->t0 = now_ns();
 }
 
 void eip93_adapt_end(struct eip93_adapt_tok *t, int ok)

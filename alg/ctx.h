@@ -94,8 +94,10 @@ struct eip93_adapt_tok {
 	size_t len;
 	uint64_t t0;
 };
-/* 1: the estimate says software (the rule's adapt_sw fact); the clock starts. */
+/* 1: the estimate says software (the rule's adapt_sw fact). */
 int eip93_adapt_begin(struct gcm_ctx *ctx, size_t len, struct eip93_adapt_tok *t);
+/* The chosen path starts now. */
+void eip93_adapt_clock(struct eip93_adapt_tok *t);
 /* The chosen path ran (@ok: and its time says something about its cost). */
 void eip93_adapt_end(struct eip93_adapt_tok *t, int ok);
 

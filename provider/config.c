@@ -41,7 +41,7 @@ void eip93_config_defaults(struct eip93_config *c)
 	c->notice = 1;
 	strcpy(c->fallback_propq, "provider=default");
 	strcpy(c->calib_file, EIP93_CALIBRATION_FILE);
-	c->routing = EIP93_ROUTING_ADAPTIVE;
+	c->routing = EIP93_ROUTING_FIXED; /* adaptive is opt-in: docs/operations.md */
 	c->explore = EIP93_ADAPT_EXPLORE_DEFAULT;
 	c->weight = EIP93_ADAPT_WEIGHT_DEFAULT;
 }

@@ -229,6 +229,12 @@ static void ok(int cond, const char *fmt, ...)
 }
 
 #define EXPLORE 8
+/*
+ * The return's bound by design: the first exploration of the engine within
+ * EXPLORE * EIP93_ADAPT_STRETCH_MAX (64) messages, its confirmation at once.
+ */
+#define RETURN_BOUND (EXPLORE * 64 + 2)
+#define RETURN_N 640
 
 /* One phase of @n messages: where each went, from the counters. */
 struct phase {
@@ -278,7 +284,8 @@ static int phase_run(const struct lib *l, EVP_CIPHER_CTX *x, unsigned char *buf,
  * three moves after 2 slow samples, a level shift is taken at once, so the
  * estimate says software by the 3rd message (+1 if an exploration of
  * software falls in between); the engine is explored 1 in EXPLORE messages
- * and is back after 2 fast explorations (at most 3 * EXPLORE messages).
+ * stretched by the cost ratio (at most 64x), and is back once a fast sample
+ * is confirmed by the next message (RETURN_BOUND).
  */
 static int cmd_shift(size_t len, unsigned long slow_us)
 {
@@ -295,7 +302,8 @@ static int cmd_shift(size_t len, unsigned long slow_us)
 	if (x == NULL || buf == NULL || lib_open(&l, R_ADAPT, lines) < 0 ||
 	    sim_set("latency_us", 0) < 0 || sim_set("rate", 0) < 0) {
 		printf("not ok - setup\n");
-		return 1;
+		fail++;
+		goto out;
 	}
 	printf("# phase 1: the engine at full speed, %zu-byte messages\n", len);
 	if (phase_run(&l, x, buf, len, 64, &ctr, &a) < 0)
@@ -311,32 +319,43 @@ static int cmd_shift(size_t len, unsigned long slow_us)
 	ok(b.x_eng <= 48 / EXPLORE + 1, "explorations of the slow engine: %d (bound %d)", b.x_eng,
 	   48 / EXPLORE + 1);
 	printf("# phase 3: the engine at full speed again\n");
-	if (sim_set("latency_us", 0) < 0 || phase_run(&l, x, buf, len, 64, &ctr, &c) < 0)
+	if (sim_set("latency_us", 0) < 0 || phase_run(&l, x, buf, len, RETURN_N, &ctr, &c) < 0)
 		goto err;
-	ok(c.first_eng >= 0 && c.first_eng <= 3 * EXPLORE,
-	   "return to the engine within %d messages (at %d)", 3 * EXPLORE, c.first_eng);
-	ok(c.eng_tail >= 24, "recovered: the engine carries the load again (%d of the last 32)",
-	   c.eng_tail);
+	ok(c.first_eng >= 0 && c.first_eng <= RETURN_BOUND,
+	   "return to the engine within %d messages (at %d)", RETURN_BOUND, c.first_eng);
+	ok(c.eng_tail >= RETURN_N / 2 * 3 / 4,
+	   "recovered: the engine carries the load again (%d of the last %d)", c.eng_tail,
+	   RETURN_N / 2);
+	goto out;
+err:
+	printf("not ok - a message or a counter failed\n");
+	fail++;
+out:
+	(void)sim_set("latency_us", 0);
 	EVP_CIPHER_CTX_free(x);
 	free(buf);
 	printf("# %d passed, %d failed\n", pass, fail);
 	return fail != 0;
-err:
-	printf("not ok - a message or a counter failed\n");
-	return 1;
 }
 
 static const int threads[] = { 1, 2, 4, 8 };
 #define NT 4
 
 /* The mid-run slow-down: MB/s and where messages went, segment by segment. */
-static void slowdown(const struct lib *l, int nt, int ms, size_t len, unsigned long slow_us)
+static void slowdown(int nt, int ms, size_t len, unsigned long slow_us)
 {
 	static const int slow[] = { 0, 0, 1, 1, 0, 0 };
 	struct counts a, b;
+	struct lib lw, *l = &lw;
 
-	printf("\nmid-run slow-down, adaptive, %d threads, %d ms segments, engine slowed to "
-	       "latency_us = %lu in segments 3-4:\n", nt, ms, slow_us);
+	/* as in `shift`: the engine kept while it costs up to 40x software */
+	if (lib_open(l, R_ADAPT, "routing = adaptive\nadaptive-engine-weight = 4000\n"
+				 "timeout-ms = 5000") < 0)
+		return;
+	printf("\nmid-run slow-down, adaptive (adaptive-engine-weight = 4000), %d threads, %d ms "
+	       "segments, engine slowed to latency_us = %lu in segments 3-4:\n\n", nt, ms, slow_us);
+	printf("(the engine kept while it costs up to 40x software: in this guest the simulated "
+	       "engine at full speed is rarely cheaper)\n\n");
 	printf("| segment | engine | MB/s | engine messages | software (adaptive) |\n|---|---|---|---|---|\n");
 	for (int s = 0; s < 6; s++) {
 		double v;
@@ -407,8 +426,8 @@ static int cmd_bench(int rounds, int ms, size_t len)
 	}
 	printf("\ntarget adaptive >= 0.95x the better at every thread count: %s (printed, not asserted)\n",
 	       met ? "met" : "NOT met");
-	slowdown(&l[R_ADAPT], 2, ms, len, 50000);
 	(void)sim_set("rate", 0);
+	slowdown(2, 1500, len, 200000);
 	return 0;
 }
 

@@ -117,7 +117,7 @@ static void test_routing(void)
 	char err[256] = "";
 
 	eip93_config_defaults(&c);
-	CHECK_EQ_INT(c.routing, EIP93_ROUTING_ADAPTIVE);
+	CHECK_EQ_INT(c.routing, EIP93_ROUTING_FIXED);
 	CHECK_EQ_INT(c.explore, 32);
 	CHECK_EQ_INT(eip93_config_set(&c, "routing", "fixed", err, sizeof(err)), 0);
 	CHECK_EQ_INT(c.routing, EIP93_ROUTING_FIXED);
