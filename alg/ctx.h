@@ -87,6 +87,20 @@ void eip93_offload_drop(struct gcm_ctx *ctx);
 /* Give the delegate's tag buffer @tag, as its own encryption's final would have. */
 int eip93_offload_set_delegate_tag(struct gcm_ctx *ctx, const unsigned char *tag);
 
+/* adapt_route.c: adaptive routing around a message the rule gave the engine */
+struct eip93_adapt_tok {
+	struct eip93_adapt_class *cls;	/* NULL: nothing to record */
+	enum eip93_adapt_path path;
+	size_t len;
+	uint64_t t0;
+};
+/* 1: the estimate says software (the rule's adapt_sw fact). */
+int eip93_adapt_begin(struct gcm_ctx *ctx, size_t len, struct eip93_adapt_tok *t);
+/* The chosen path starts now. */
+void eip93_adapt_clock(struct eip93_adapt_tok *t);
+/* The chosen path ran (@ok: and its time says something about its cost). */
+void eip93_adapt_end(struct eip93_adapt_tok *t, int ok);
+
 /* tls12.c */
 int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, unsigned char *out,
 		       size_t *outl, size_t outsize, const unsigned char *in, size_t inl);

@@ -12,6 +12,7 @@
 #include <openssl/core.h>
 #include <openssl/types.h>
 
+#include "adapt.h"
 #include "engine.h"
 #include "route.h"
 #include "stats.h"
@@ -43,6 +44,7 @@ struct eip93_alg_env {
 	/* Called once per env after the first key passes its check (the notice). */
 	void (*on_first_engine)(struct eip93_alg_env *env);
 	atomic_int first_engine_done;
+	struct eip93_adapt *adapt;	/* adaptive routing's estimates; NULL: fixed routing */
 };
 
 /* Consecutive AF_ALG errors after which the engine is off for the process. */

@@ -166,15 +166,23 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 			     size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
 {
 	struct eip93_route_msg m;
+	struct eip93_adapt_tok at = { 0 };
 	enum eip93_sw_reason r;
 	int e, ok;
 
 	route_facts(ctx, &m, out, outsize, in, inl);
 	r = eip93_route(&ctx->env->limits, &m);
+	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
+	if (r == EIP93_SW_NONE && eip93_adapt_begin(ctx, inl, &at)) {
+		m.adapt_sw = 1;
+		r = eip93_route(&ctx->env->limits, &m);
+	}
 	if (r == EIP93_SW_NONE)
 		r = eip93_key_ready(ctx);
 	if (r == EIP93_SW_NONE) {
+		eip93_adapt_clock(&at); /* adaptive routing */
 		e = engine_data(ctx, out, in, inl);
+		eip93_adapt_end(&at, e == 0); /* adaptive routing */
 		if (e == 0) {
 			eip93_count_engine(ctx, inl);
 			eip93_shadow_ev(ctx, EIP93_EV_ENGINE, NULL, inl);
@@ -194,7 +202,11 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 		}
 	}
 	eip93_count_sw(ctx, r);
+	if (r == EIP93_SW_ADAPT)
+		eip93_adapt_clock(&at); /* adaptive routing: a software sample */
 	ok = sw_op(ctx->swctx, out, outl, outsize, in, inl);
+	if (r == EIP93_SW_ADAPT)
+		eip93_adapt_end(&at, ok);
 	eip93_shadow_ev(ctx, EIP93_EV_DATA, NULL, inl);
 	return ok;
 }

@@ -34,6 +34,8 @@ enum eip93_sw_reason eip93_route(const struct eip93_route_limits *lim,
 		return EIP93_SW_OVERLAP;
 	if (m->key_failed)
 		return EIP93_SW_KEYCHECK;
+	if (m->adapt_sw) /* adaptive routing (adapt.h): the last fact, asked only of eligible ones */
+		return EIP93_SW_ADAPT;
 	return EIP93_SW_NONE;
 }
 
@@ -55,6 +57,7 @@ const char *eip93_sw_reason_name(enum eip93_sw_reason r)
 		[EIP93_SW_ERROR] = "error",
 		[EIP93_SW_REPLAY] = "replay",
 		[EIP93_SW_FAULT] = "fault",
+		[EIP93_SW_ADAPT] = "adaptive",
 	};
 
 	if ((unsigned int)r >= EIP93_SW_NREASONS)

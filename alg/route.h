@@ -32,6 +32,7 @@ enum eip93_sw_reason {
 	EIP93_SW_ERROR,		/* an engine error sent the message back */
 	EIP93_SW_REPLAY,	/* left the engine mid-message by a replay */
 	EIP93_SW_FAULT,		/* the engine's result failed its integrity check */
+	EIP93_SW_ADAPT,		/* adaptive routing: software measured cheaper now (adapt.h) */
 	EIP93_SW_NREASONS
 };
 
@@ -62,6 +63,7 @@ struct eip93_route_msg {
 	int room;		/* the output buffer can take the payload */
 	const unsigned char *in;
 	const unsigned char *out;
+	int adapt_sw;		/* adaptive routing: software costs less now (adapt.h) */
 };
 
 /**

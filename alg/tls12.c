@@ -143,6 +143,7 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 		       size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
 {
 	struct eip93_route_msg m = { 0 };
+	struct eip93_adapt_tok at = { 0 };
 	size_t len = inl >= EIV + TAG ? inl - EIV - TAG : 0;
 	unsigned char probe_iv[EIP93_ENGINE_IVLEN];
 	enum eip93_sw_reason r;
@@ -164,10 +165,17 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 	m.len = len;
 	m.room = outsize >= inl;
 	r = eip93_route(&ctx->env->limits, &m);
+	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
+	if (r == EIP93_SW_NONE && eip93_adapt_begin(ctx, len, &at)) {
+		m.adapt_sw = 1;
+		r = eip93_route(&ctx->env->limits, &m);
+	}
 	if (r == EIP93_SW_NONE)
 		r = eip93_key_ready(ctx);
 	if (r == EIP93_SW_NONE) {
+		eip93_adapt_clock(&at); /* adaptive routing */
 		e = ctx->sh.enc ? record_seal(ctx, out, len) : record_open(ctx, out, len);
+		eip93_adapt_end(&at, e == 0); /* adaptive routing */
 		if (e == 0) {
 			eip93_count_engine(ctx, len);
 			eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
@@ -188,7 +196,11 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 		}
 	}
 	eip93_count_sw(ctx, r);
+	if (r == EIP93_SW_ADAPT)
+		eip93_adapt_clock(&at); /* adaptive routing: a software sample */
 	ok = sw_op(ctx->swctx, out, outl, outsize, in, inl);
+	if (r == EIP93_SW_ADAPT)
+		eip93_adapt_end(&at, ok);
 	if (ok && ctx->engine_rejected)
 		eip93_engine_fault(ctx, "a TLS record tag the engine refused and software accepted");
 	ctx->engine_rejected = 0;

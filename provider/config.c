@@ -6,11 +6,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../alg/adapt.h"
 #include "../alg/route.h"
 
 const char *const eip93_config_keys[] = {
 	"enable", "min-size", "max-size", "max-sockets", "timeout-ms", "notice",
-	"fallback-properties", "kernel-algorithm", "calibration-file", NULL
+	"fallback-properties", "kernel-algorithm", "calibration-file",
+	"routing", "adaptive-explore", "adaptive-engine-weight", NULL
 };
 
 /* The compositions the gate may bind, in the order it tries them (SPEC step 5). */
@@ -39,6 +41,9 @@ void eip93_config_defaults(struct eip93_config *c)
 	c->notice = 1;
 	strcpy(c->fallback_propq, "provider=default");
 	strcpy(c->calib_file, EIP93_CALIBRATION_FILE);
+	c->routing = EIP93_ROUTING_FIXED; /* adaptive is opt-in: docs/operations.md */
+	c->explore = EIP93_ADAPT_EXPLORE_DEFAULT;
+	c->weight = EIP93_ADAPT_WEIGHT_DEFAULT;
 }
 
 static int parse_bool(const char *v, int *out)
@@ -154,6 +159,29 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 			return bad(err, errlen, key, value,
 				   "an absolute path of at most 255 characters, or none", -EINVAL);
 		strcpy(c->calib_file, value);
+		return 0;
+	}
+	if (strcmp(key, "routing") == 0) {
+		if (strcmp(value, "adaptive") == 0)
+			c->routing = EIP93_ROUTING_ADAPTIVE;
+		else if (strcmp(value, "fixed") == 0)
+			c->routing = EIP93_ROUTING_FIXED;
+		else
+			return bad(err, errlen, key, value, "adaptive or fixed", -EINVAL);
+		return 0;
+	}
+	if (strcmp(key, "adaptive-explore") == 0) {
+		r = parse_dec(value, EIP93_ADAPT_EXPLORE_MIN, EIP93_ADAPT_EXPLORE_MAX, &n);
+		if (r < 0)
+			return bad(err, errlen, key, value, "a decimal number from 4 to 4096", r);
+		c->explore = (unsigned int)n;
+		return 0;
+	}
+	if (strcmp(key, "adaptive-engine-weight") == 0) {
+		r = parse_dec(value, EIP93_ADAPT_WEIGHT_MIN, EIP93_ADAPT_WEIGHT_MAX, &n);
+		if (r < 0)
+			return bad(err, errlen, key, value, "a decimal percentage from 10 to 10000", r);
+		c->weight = (unsigned int)n;
 		return 0;
 	}
 	snprintf(err, errlen, "unknown config key %s", key);

@@ -31,7 +31,12 @@ struct eip93_config {
 	char kalg[64];			/* kernel-algorithm; "" = the first that binds */
 	char calib_file[EIP93_CFG_PATH_MAX]; /* calibration-file; "" = none */
 	int window_set;			/* min-size or max-size given explicitly */
+	int routing;			/* routing = adaptive|fixed (EIP93_ROUTING_*) */
+	unsigned int explore;		/* adaptive-explore: 1 in N messages samples the other path */
+	unsigned int weight;		/* adaptive-engine-weight: percent (100: the cheaper path) */
 };
+
+enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };
 
 /* The kernel compositions, in the gate's order (SPEC step 5). */
 #define EIP93_NKALG 3

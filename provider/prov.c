@@ -286,6 +286,11 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "replay", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "socket-cap", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "fault", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	/* adaptive routing (alg/adapt.h) */
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "adaptive", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-adaptive-explore-engine", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-adaptive-explore-software", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-routing", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_END
 };
 
@@ -382,6 +387,11 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 		if (!set_u64(params, key, &st->sw_by_reason[r]))
 			return 0;
 	}
+	/* adaptive routing (alg/adapt.h) */
+	if (!set_u64(params, "eip93-adaptive-explore-engine", &st->adapt_explore_engine) ||
+	    !set_u64(params, "eip93-adaptive-explore-software", &st->adapt_explore_sw) ||
+	    !set_str(params, "eip93-routing", p->env.adapt != NULL ? "adaptive" : "fixed"))
+		return 0;
 	return 1;
 }
 
@@ -398,6 +408,7 @@ static void eip93_teardown(void *provctx)
 	if (p == NULL)
 		return;
 	eip93_alg_env_free(&p->env);
+	OPENSSL_free(p->env.adapt); /* adaptive routing: estimates only, no secrets */
 	if (p->sw.libctx != NULL)
 		eip93_sw_close(&p->sw);
 	CRYPTO_THREAD_lock_free(p->gate_lock);
@@ -496,6 +507,12 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.timeout_ms = p->cfg.timeout_ms;
 	p->env.max_faults = EIP93_ENGINE_MAX_FAULTS;
 	p->env.on_first_engine = activation_notice;
+	/* adaptive routing (alg/adapt.h); if it cannot be allocated, routing stays fixed */
+	if (p->cfg.routing == EIP93_ROUTING_ADAPTIVE) {
+		p->env.adapt = OPENSSL_malloc(sizeof(*p->env.adapt));
+		if (p->env.adapt != NULL)
+			eip93_adapt_init(p->env.adapt, p->cfg.explore, p->cfg.weight);
+	}
 	*out = eip93_dispatch;
 	*provctx = p;
 	return 1;

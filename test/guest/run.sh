@@ -21,6 +21,7 @@
 #                        script also gets EIP93_GUEST_KVER, the kernel release)
 #   --timeout SECONDS    host-side bound on the whole boot (default 180)
 #   --mem MB             guest memory (default 512)
+#   --smp N              guest CPUs (default 1; MTTCG, slower to boot)
 #   --cmdline ARGS       extra kernel command line arguments (e.g. fips=1)
 #   (--add, --add-dir, --module and --env may be repeated.)
 #
@@ -45,7 +46,7 @@ die() {
     exit 1
 }
 
-cache='' work='' script='' timeout_s=180 mem=512 extra_cmdline=''
+cache='' work='' script='' timeout_s=180 mem=512 smp=1 extra_cmdline=''
 adds=() add_dirs=() modules=() envs=()
 
 need_arg() {
@@ -63,6 +64,7 @@ while [[ $# -gt 0 ]]; do
     --env) need_arg "$@"; envs+=("$2"); shift 2 ;;
     --timeout) need_arg "$@"; timeout_s=$2; shift 2 ;;
     --mem) need_arg "$@"; mem=$2; shift 2 ;;
+    --smp) need_arg "$@"; smp=$2; shift 2 ;;
     --cmdline) need_arg "$@"; extra_cmdline=$2; shift 2 ;;
     -h | --help) sed -n '4,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -75,6 +77,7 @@ done
 [[ -f "$script" ]] || die "script $script not found"
 [[ "$timeout_s" =~ ^[0-9]+$ && "$timeout_s" -ge 10 ]] || die "--timeout must be an integer >= 10"
 [[ "$mem" =~ ^[0-9]+$ && "$mem" -ge 128 ]] || die "--mem must be an integer >= 128"
+[[ "$smp" =~ ^[1-8]$ ]] || die "--smp must be an integer from 1 to 8"
 
 for tool in qemu-system-x86_64 cpio gzip ldd modinfo timeout; do
     command -v "$tool" >/dev/null || die "'$tool' not found"
@@ -222,7 +225,7 @@ cmdline="console=ttyS0 panic=-1 oops=panic quiet${extra_cmdline:+ $extra_cmdline
 start=$EPOCHREALTIME
 rc_qemu=0
 timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-    -machine pc -accel tcg -cpu qemu64 -smp 1 -m "$mem" \
+    -machine pc -accel tcg -cpu qemu64 -smp "$smp" -m "$mem" \
     -nodefaults -display none -no-reboot \
     -serial "file:$log" \
     -kernel "$vmlinux" -initrd "$initramfs" \

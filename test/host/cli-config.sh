@@ -59,6 +59,10 @@ printf '%s\n' 'openssl_conf = openssl_init' '[openssl_init]' 'providers = provid
 EIP93_TEST_DT_PATH=$data/dt-an7581.bin EIP93_TEST_HWCAP=0 EIP93_TEST_ENGINE=fake \
 moddir=$hooksdir expect renamed-self-fallback "$renamed" "  myeip" \
   'software delegate: no AES-GCM for fallback-properties "provider=eip93" (it resolves to an eip93 provider'
+expect bad-routing "$(conf bad-routing 'routing = sometimes')" \
+  'disabled: invalid config value routing = "sometimes" (expected adaptive or fixed)'
+expect bad-explore "$(conf bad-explore 'adaptive-explore = 2')" \
+  'invalid config value adaptive-explore = "2" (expected a decimal number from 4 to 4096)'
 expect enable-no "$(conf enable-no 'enable = no')" 'switched off by config (enable = no)'
 EIP93_PROVIDER=off expect env-off "$(conf env-off)" 'switched off by EIP93_PROVIDER=off'
 

@@ -54,7 +54,8 @@ static int same_config(const struct eip93_config *a, const struct eip93_config *
 	return a->enable == b->enable && a->min_size == b->min_size &&
 	       a->max_size == b->max_size && a->max_sockets == b->max_sockets &&
 	       a->timeout_ms == b->timeout_ms && a->notice == b->notice &&
-	       strcmp(a->fallback_propq, b->fallback_propq) == 0;
+	       strcmp(a->fallback_propq, b->fallback_propq) == 0 && a->routing == b->routing &&
+	       a->explore == b->explore && a->weight == b->weight;
 }
 
 /* A bad value fails, names key and value, and leaves the config untouched. */
@@ -95,6 +96,43 @@ static void test_invalid(void)
 	expect_bad("timeout-ms", "1.5", -EINVAL);
 	expect_bad("fallback-properties", "", -EINVAL);
 	expect_bad("no-such-key", "1", -ENOENT);
+	expect_bad("routing", "", -EINVAL);
+	expect_bad("routing", "off", -EINVAL);
+	expect_bad("routing", "Adaptive", -EINVAL);
+	expect_bad("routing", "adaptive ", -EINVAL);
+	expect_bad("adaptive-explore", "3", -ERANGE);
+	expect_bad("adaptive-explore", "0", -ERANGE);
+	expect_bad("adaptive-explore", "4097", -ERANGE);
+	expect_bad("adaptive-explore", "1/32", -EINVAL);
+	expect_bad("adaptive-explore", "", -EINVAL);
+	expect_bad("adaptive-engine-weight", "9", -ERANGE);
+	expect_bad("adaptive-engine-weight", "10001", -ERANGE);
+	expect_bad("adaptive-engine-weight", "150%", -EINVAL);
+}
+
+/* Adaptive routing: the default, fixed as today, the exploration bounds. */
+static void test_routing(void)
+{
+	struct eip93_config c;
+	char err[256] = "";
+
+	eip93_config_defaults(&c);
+	CHECK_EQ_INT(c.routing, EIP93_ROUTING_FIXED);
+	CHECK_EQ_INT(c.explore, 32);
+	CHECK_EQ_INT(eip93_config_set(&c, "routing", "fixed", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.routing, EIP93_ROUTING_FIXED);
+	CHECK_EQ_INT(eip93_config_set(&c, "routing", "adaptive", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.routing, EIP93_ROUTING_ADAPTIVE);
+	CHECK_EQ_INT(eip93_config_set(&c, "adaptive-explore", "4", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.explore, 4);
+	CHECK_EQ_INT(eip93_config_set(&c, "adaptive-explore", "4096", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.explore, 4096);
+	CHECK_EQ_INT(c.weight, 100);
+	CHECK_EQ_INT(eip93_config_set(&c, "adaptive-engine-weight", "10", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.weight, 10);
+	CHECK_EQ_INT(eip93_config_set(&c, "adaptive-engine-weight", "10000", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.weight, 10000);
+	CHECK_EQ_INT(eip93_config_check(&c, err, sizeof(err)), 0);
 }
 
 static void test_cross(void)
@@ -162,6 +200,7 @@ int main(void)
 	test_defaults();
 	test_valid();
 	test_invalid();
+	test_routing();
 	test_cross();
 	return check_done("test_config");
 }

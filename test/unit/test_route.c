@@ -75,6 +75,16 @@ static void test_reasons(void)
 	m = eligible(1);
 	m.key_failed = 1;
 	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEYCHECK);
+	/* Adaptive routing's fact comes last: every other reason wins over it. */
+	m = eligible(0);
+	m.adapt_sw = 1;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_ADAPT);
+	m.key_failed = 1;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEYCHECK);
+	m = eligible(1);
+	m.adapt_sw = 1;
+	m.len = 10;
+	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
 	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
 	m = eligible(0);
 	m.engine_available = 0;
@@ -165,6 +175,7 @@ static void test_names(void)
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_SOCKCAP), "socket-cap") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_FAULT), "fault") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_IV), "iv") == 0);
+	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_ADAPT), "adaptive") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_NREASONS), "unknown") == 0);
 	for (int r = 0; r < EIP93_SW_NREASONS; r++)
 		CHECK(strcmp(eip93_sw_reason_name(r), "unknown") != 0);

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * alg/adapt.c with synthetic timings: size classes, the first samples, the
+ * cheaper path wins, exploration is exactly 1 in N, one slow message does
+ * not flip the decision, the shift to software and the return are bounded
+ * in messages, shards per thread.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "../../alg/adapt.h"
+
+#define EXPLORE 32
+#define LEN 16384
+
+static struct eip93_adapt A;
+
+/* One message of @len: decide, "run" it at the given costs, record; returns the decision. */
+static enum eip93_adapt_choice decide_run(struct eip93_adapt_class *c, size_t len,
+					  uint64_t eng_ns, uint64_t sw_ns)
+{
+	enum eip93_adapt_choice ch = eip93_adapt_decide(&A, c);
+	enum eip93_adapt_path p = ch == EIP93_ADAPT_GO_SW || ch == EIP93_ADAPT_EXPLORE_SW
+					  ? EIP93_ADAPT_SW
+					  : EIP93_ADAPT_ENGINE;
+
+	eip93_adapt_record(c, p, len, p == EIP93_ADAPT_ENGINE ? eng_ns : sw_ns);
+	return ch;
+}
+
+/* The same; returns the path the message took. */
+static enum eip93_adapt_path step(struct eip93_adapt_class *c, size_t len, uint64_t eng_ns,
+				  uint64_t sw_ns)
+{
+	enum eip93_adapt_choice ch = decide_run(c, len, eng_ns, sw_ns);
+
+	return ch == EIP93_ADAPT_GO_SW || ch == EIP93_ADAPT_EXPLORE_SW ? EIP93_ADAPT_SW
+									 : EIP93_ADAPT_ENGINE;
+}
+
+static struct eip93_adapt_class *fresh(void)
+{
+	eip93_adapt_init(&A, EXPLORE, 100);
+	return &eip93_adapt_shard(&A)->cls[eip93_adapt_class_of(LEN)];
+}
+
+static void test_classes(void)
+{
+	CHECK_EQ_INT(eip93_adapt_class_of(0), 0);
+	CHECK_EQ_INT(eip93_adapt_class_of(16), 0);
+	CHECK_EQ_INT(eip93_adapt_class_of(31), 0);
+	CHECK_EQ_INT(eip93_adapt_class_of(32), 1);
+	CHECK_EQ_INT(eip93_adapt_class_of(4096), 8);
+	CHECK_EQ_INT(eip93_adapt_class_of(16383), 9);
+	CHECK_EQ_INT(eip93_adapt_class_of(16384), 10);
+	CHECK_EQ_INT(eip93_adapt_class_of(65536), 12);
+	CHECK_EQ_INT(eip93_adapt_class_of(1u << 20), 12);
+}
+
+static void test_bounds(void)
+{
+	eip93_adapt_init(&A, 1, 1);
+	CHECK_EQ_INT(A.explore, EIP93_ADAPT_EXPLORE_MIN);
+	CHECK_EQ_INT(A.weight, EIP93_ADAPT_WEIGHT_MIN);
+	eip93_adapt_init(&A, 1u << 30, 1u << 30);
+	CHECK_EQ_INT(A.explore, EIP93_ADAPT_EXPLORE_MAX);
+	CHECK_EQ_INT(A.weight, EIP93_ADAPT_WEIGHT_MAX);
+}
+
+/* Unmeasured paths are measured first: the engine, then software. */
+static void test_first(void)
+{
+	struct eip93_adapt_class *c = fresh();
+
+	CHECK_EQ_INT(eip93_adapt_decide(&A, c), EIP93_ADAPT_GO_ENGINE);
+	eip93_adapt_record(c, EIP93_ADAPT_ENGINE, LEN, 1000);
+	CHECK_EQ_INT(eip93_adapt_decide(&A, c), EIP93_ADAPT_EXPLORE_SW);
+	eip93_adapt_record(c, EIP93_ADAPT_SW, LEN, 3000);
+	CHECK_EQ_INT(eip93_adapt_decide(&A, c), EIP93_ADAPT_GO_ENGINE);
+	CHECK_EQ_INT(eip93_adapt_estimate(c, EIP93_ADAPT_ENGINE), 1000);
+	CHECK_EQ_INT(eip93_adapt_estimate(c, EIP93_ADAPT_SW), 3000);
+}
+
+/*
+ * The cheaper path takes all but 1 in EXPLORE messages, either way round;
+ * stretched by the cost ratio when the other path is dearer (3x: 1 in 96),
+ * up to EIP93_ADAPT_STRETCH_MAX.
+ */
+static int explorations(uint64_t eng, uint64_t sw, enum eip93_adapt_path other)
+{
+	struct eip93_adapt_class *c = fresh();
+	int n = 0;
+
+	for (int i = 0; i < 2; i++)
+		(void)step(c, LEN, eng, sw);
+	c->since = 0;
+	for (int i = 0; i < 100 * EXPLORE; i++)
+		n += step(c, LEN, eng, sw) == other;
+	return n;
+}
+
+static void test_cheaper_and_explore(void)
+{
+	CHECK_EQ_INT(explorations(1000, 1500, EIP93_ADAPT_SW), 100);
+	CHECK_EQ_INT(explorations(1500, 1000, EIP93_ADAPT_ENGINE), 100);
+	CHECK_EQ_INT(explorations(1000, 3000, EIP93_ADAPT_SW), 33);
+	CHECK_EQ_INT(explorations(3000, 1000, EIP93_ADAPT_ENGINE), 33);
+	CHECK_EQ_INT(explorations(1000, 1000000, EIP93_ADAPT_SW), 100 / EIP93_ADAPT_STRETCH_MAX);
+}
+
+/* One message 100x slower, anywhere, never changes where the next ones go. */
+static void test_one_slow_message(void)
+{
+	struct eip93_adapt_class *c = fresh();
+	int sw = 0;
+
+	for (int i = 0; i < 10; i++)
+		(void)step(c, LEN, 1000, 1500);
+	eip93_adapt_record(c, EIP93_ADAPT_ENGINE, LEN, 100000);
+	c->since = 0; /* no exploration in the way */
+	for (int i = 0; i < EXPLORE - 2; i++)
+		sw += step(c, LEN, 1000, 1500) == EIP93_ADAPT_SW;
+	CHECK_EQ_INT(sw, 0);
+	CHECK(eip93_adapt_estimate(c, EIP93_ADAPT_ENGINE) < 1500);
+}
+
+/*
+ * The engine becomes k times slower: messages still sent to it before the
+ * shift (design bound: 2 for the median; then at once for a level shift of
+ * more than 4x, else the EWMA halves the distance each message: at most 3
+ * when the new cost is at least twice software's).
+ */
+static int messages_to_shift(uint64_t eng, uint64_t slow, uint64_t sw)
+{
+	struct eip93_adapt_class *c = fresh();
+	int n = 0;
+
+	for (int i = 0; i < 10; i++)
+		(void)step(c, LEN, eng, sw);
+	c->since = 0; /* no exploration in the way */
+	/* explorations of software do not end it: the decision does */
+	while (n < 1000 && decide_run(c, LEN, slow, sw) != EIP93_ADAPT_GO_SW)
+		n++;
+	return n;
+}
+
+static void test_shift(void)
+{
+	CHECK_EQ_INT(messages_to_shift(1000, 20000, 2000), 2);
+	CHECK(messages_to_shift(1000, 4000, 2000) <= 3);
+	CHECK_EQ_INT(messages_to_shift(1000, 1000000, 2000), 2);
+	CHECK(messages_to_shift(1000, 2500, 2000) <= 4);
+	/* slower, but still cheaper than software: stays */
+	CHECK_EQ_INT(messages_to_shift(1000, 1500, 2000), 1000);
+}
+
+/*
+ * The engine recovers while software carries the load: it is sampled 1 in
+ * EXPLORE * ratio (10 here) messages; the fast sample is confirmed by the
+ * next message, which moves the median by a level shift (more than 4x):
+ * back within EXPLORE * ratio + 2 messages.
+ */
+static void test_return(void)
+{
+	struct eip93_adapt_class *c = fresh();
+	int n = 0, eng = 0;
+
+	for (int i = 0; i < 10; i++)
+		(void)step(c, LEN, 1000, 2000);
+	for (int i = 0; i < 10 * EXPLORE; i++)
+		(void)step(c, LEN, 20000, 2000);
+	CHECK(eip93_adapt_estimate(c, EIP93_ADAPT_ENGINE) > 10000);
+	while (n < 100 * EXPLORE && decide_run(c, LEN, 1000, 2000) != EIP93_ADAPT_GO_ENGINE)
+		n++;
+	CHECK(n <= 10 * EXPLORE + 2);
+	for (int i = 0; i < 10 * EXPLORE; i++)
+		eng += step(c, LEN, 1000, 2000) == EIP93_ADAPT_ENGINE;
+	CHECK(eng >= 10 * EXPLORE - 10 - 1);
+}
+
+/* Sizes within a class compare per byte: twice the bytes at twice the time is the same cost. */
+static void test_normalised(void)
+{
+	struct eip93_adapt_class *c = fresh();
+
+	eip93_adapt_record(c, EIP93_ADAPT_ENGINE, 16384, 1000);
+	eip93_adapt_record(c, EIP93_ADAPT_SW, 32767, 1999);
+	CHECK_EQ_INT(eip93_adapt_estimate(c, EIP93_ADAPT_SW), 999);
+	eip93_adapt_record(c, EIP93_ADAPT_SW, 100, 0); /* 0 ns is still a sample */
+	CHECK(eip93_adapt_estimate(c, EIP93_ADAPT_SW) != 0);
+}
+
+/* The engine weight: 300% keeps the engine while it costs up to 3x software. */
+static void test_weight(void)
+{
+	struct eip93_adapt_class *c;
+	int sw = 0;
+
+	eip93_adapt_init(&A, EXPLORE, 300);
+	c = &eip93_adapt_shard(&A)->cls[eip93_adapt_class_of(LEN)];
+	for (int i = 0; i < EXPLORE - 1; i++)
+		sw += step(c, LEN, 2900, 1000) == EIP93_ADAPT_SW;
+	CHECK_EQ_INT(sw, 1); /* the first measurement of software only */
+	c->since = 0;
+	for (int i = 0; i < 3; i++)
+		(void)step(c, LEN, 3100, 1000);
+	CHECK_EQ_INT(eip93_adapt_decide(&A, c), EIP93_ADAPT_GO_SW);
+}
+
+static void *shard_of(void *arg)
+{
+	*(struct eip93_adapt_shard **)arg = eip93_adapt_shard(&A);
+	return NULL;
+}
+
+/* Each thread its own shard (round robin), the same one every time. */
+static void test_shards(void)
+{
+	struct eip93_adapt_shard *s[4];
+	pthread_t t[4];
+
+	eip93_adapt_init(&A, EXPLORE, 100);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_INT(pthread_create(&t[i], NULL, shard_of, &s[i]), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_INT(pthread_join(t[i], NULL), 0);
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			CHECK(s[i] != s[j]);
+	CHECK(eip93_adapt_shard(&A) == eip93_adapt_shard(&A));
+	CHECK_EQ_INT(sizeof(struct eip93_adapt_shard) % 8, 0);
+	CHECK(sizeof(struct eip93_adapt_shard) >= 64 + sizeof(struct eip93_adapt_class));
+}
+
+int main(void)
+{
+	test_classes();
+	test_bounds();
+	test_first();
+	test_cheaper_and_explore();
+	test_one_slow_message();
+	test_shift();
+	test_return();
+	test_normalised();
+	test_weight();
+	test_shards();
+	return check_done("test_adapt");
+}
