@@ -15,16 +15,17 @@
  *     offsets k * 4096 - aadlen);
  *   - one block chosen at random per message, so a fault anywhere else that
  *     persists is caught within a few messages (per message with
- *     probability 1 / (blocks - 2) for one wrong block).
+ *     probability 1 / (blocks - 2) for one wrong block), seeded without the
+ *     DRBG so the provider takes nothing from the application's random stream.
  * At 4 KiB that is at most six blocks: one AES call of <= 96 bytes.
  */
 #include "ctx.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
-#include <openssl/rand.h>
 
 #define BLK 16
 #define PAGE 4096
@@ -51,6 +52,28 @@ static EVP_CIPHER *ecb_cipher(struct eip93_alg_env *env, size_t keylen)
 	return c;
 }
 
+/*
+ * A seed for the sampled block: unpredictable enough for a faulty engine, and
+ * drawn without the DRBG, so the provider takes nothing from the random
+ * stream the application (and the delegate's own IV generation) sees.
+ */
+static uint64_t seed(void)
+{
+	static atomic_ullong calls;
+	struct timespec ts;
+	uint64_t x;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x = (uint64_t)atomic_fetch_add(&calls, 1) * 0x9e3779b97f4a7c15ULL ^
+	    ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x | 1; /* xorshift never leaves zero */
+}
+
 int eip93_verify_key_init(struct gcm_ctx *ctx)
 {
 	struct gcm_key *k = &ctx->key;
@@ -65,9 +88,7 @@ int eip93_verify_key_init(struct gcm_ctx *ctx)
 		eip93_verify_key_free(ctx);
 		return -ENOMEM;
 	}
-	if (RAND_bytes_ex(ctx->env->libctx, (unsigned char *)&k->rng, sizeof(k->rng), 0) <= 0)
-		k->rng = (uint64_t)(uintptr_t)ctx ^ (uint64_t)time(NULL);
-	k->rng |= 1; /* xorshift never leaves zero */
+	k->rng = seed();
 	return 0;
 }
 
