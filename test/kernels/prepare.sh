@@ -41,6 +41,17 @@ for tool in dpkg-deb depmod zstd flock tar chroot; do
 done
 
 "${apt[@]}" update
+# Warm path: the ABI was resolved after the last index refresh and
+# everything for it is in place (no apt-cache call, no lock).
+kcache=$croot/kernels/$tag
+if [[ -f "$kcache/abi" && -f "$croot/apt/updated" && "$kcache/abi" -nt "$croot/apt/updated" ]]; then
+    abi=$(cat "$kcache/abi")
+    if [[ -f "$kcache/$abi/.complete" && -f "$croot/kernels/chroot-$csuite/.complete" &&
+        -f "$croot/kernels/chroot-$csuite/.headers-$abi" ]]; then
+        echo "kernels/prepare: kernel $abi-amd64 ($suite) already prepared in $kcache/$abi"
+        exit 0
+    fi
+fi
 deps=$("${apt[@]}" apt-cache depends "linux-image-amd64/$suite") ||
     die "apt-cache depends linux-image-amd64/$suite failed"
 abi=$(printf '%s\n' "$deps" |
