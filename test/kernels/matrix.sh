@@ -106,14 +106,20 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=l
 size=2097152
 head -c $size /dev/urandom >/tmp/upload
 want_sum=$(sha256sum /tmp/upload | cut -d' ' -f1)
-(sleep 60 | openssl s_server -accept 4455 -cert /tmp/cert.pem -key /tmp/key.pem -naccept 1 -quiet \
+(sleep 600 | openssl s_server -accept 4455 -cert /tmp/cert.pem -key /tmp/key.pem -naccept 1 -quiet \
    -tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384 >/tmp/recv 2>/tmp/server.err) &
-sleep 1
+# Wait until the server listens (port 4455 = 0x1167, state 0A), however slow
+# the guest is; a bound on the attempts, not a timed assertion.
+i=0
+while ! grep -q ':1167 00000000:0000 0A' /proc/net/tcp && [ $i -lt 600 ]; do
+  sleep 0.1; i=$((i + 1))
+done
 before=$(ops)
 openssl s_client -connect 127.0.0.1:4455 -quiet -no_ign_eof -nocommands -tls1_3 \
   -ciphersuites TLS_AES_256_GCM_SHA384 </tmp/upload >/dev/null 2>/tmp/client.err || true
 i=0
-while [ "$(wc -c </tmp/recv)" -lt $size ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+# Until the server has it all (a loaded TCG guest can take minutes).
+while [ "$(wc -c </tmp/recv)" -lt $size ] && [ $i -lt 1500 ]; do sleep 0.2; i=$((i + 1)); done
 kill %1 2>/dev/null || true
 got=$(sha256sum /tmp/recv | cut -d' ' -f1)
 d=$(( $(ops) - before ))
