@@ -36,9 +36,9 @@ chroot_dir=$croot/kernels/chroot-$csuite
 
 builtin=$kdir/root/lib/modules/$kver/modules.builtin.modinfo
 if grep -qzxF 'aes_generic.alias=aes-generic' "$builtin"; then
-    aes=aes-generic
+    aes="aes-generic"
 elif grep -qzxF 'aes.alias=aes-lib' "$builtin"; then
-    aes=aes-lib
+    aes="aes-lib"
 else
     die "$kver has neither aes-generic nor aes-lib built in"
 fi

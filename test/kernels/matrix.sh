@@ -62,7 +62,7 @@ refuse)
          ok "$kver: the composition order reached ghash-lib" || bad "$kver: ghash-lib not tried" ;;
   esac
   verdict="software: $want" ;;
-*) bad "EXPECT=$EXPECT not understood"; verdict=? ;;
+*) bad "EXPECT=$EXPECT not understood"; verdict="?" ;;
 esac
 status=$(sed -n 's/^eip93-gate: //p' /tmp/gc.out | head -n 1)
 
