@@ -9,7 +9,10 @@
 #include "ctx.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -207,6 +210,52 @@ out:
 	return ret;
 }
 
+/*
+ * Is this process under a seccomp filter?  Asked before a key opens its
+ * AF_ALG sockets, because a filter may kill on socket(): OpenSSH's pre-auth
+ * child does.  prctl(PR_GET_SECCOMP) is not used: that filter kills on prctl
+ * too.  Only open, read and close are used, which OpenSSH's filter allows or
+ * refuses with EACCES (it never kills on them).  "Seccomp:" in
+ * /proc/self/status: 0 none, 2 filter (1, strict mode, cannot reach here:
+ * open itself would have killed).  An unreadable status (a filter refusing
+ * open, no /proc in a chroot) counts as sandboxed: an unknown filter may kill.
+ * A filter is never removed, so a "yes" is remembered for this pid; a "no"
+ * is asked again at the next key open (a filter may come later).
+ * Returns 1 (sandboxed: software), 0 (no filter).
+ */
+static _Atomic int sandboxed_pid;
+
+static int sandboxed(void)
+{
+	static const char tag[] = "\nSeccomp:";
+	char buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	const char *p;
+	int fd, pid = (int)getpid();
+
+	if (atomic_load_explicit(&sandboxed_pid, memory_order_relaxed) == pid)
+		return 1;
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd >= 0) {
+		while (len < sizeof(buf) - 1 &&
+		       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+			len += (size_t)n;
+		close(fd);
+	}
+	buf[len] = '\0';
+	p = strstr(buf, tag);
+	if (p != NULL) {
+		p += sizeof(tag) - 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (p[0] == '0' && (p[1] == '\n' || p[1] == '\0'))
+			return 0;
+	}
+	atomic_store_explicit(&sandboxed_pid, pid, memory_order_relaxed);
+	return 1;
+}
+
 enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 {
 	struct eip93_alg_env *env = ctx->env;
@@ -218,6 +267,8 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 		return EIP93_SW_KEYCHECK;
 	if (env->engine->key_is_open(&ctx->key.ek))
 		return EIP93_SW_NONE;
+	if (sandboxed())
+		return EIP93_SW_SECCOMP; /* no socket() in a sandbox; tried again at the next key */
 	cfg.kalg = env->kalg;
 	cfg.max_sockets = env->max_sockets;
 	cfg.timeout_ms = env->timeout_ms;

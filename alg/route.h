@@ -8,7 +8,8 @@
  * enum eip93_sw_reason; nothing else in the provider decides.  Called once
  * per message (at the first data, or per TLS 1.2 record); the answer is kept
  * in the cipher context.  The reasons that only running the engine can show
- * (socket cap, errors, replays, integrity faults) are the last four.
+ * (socket cap, errors, replays, integrity faults) and the process's sandbox
+ * (seccomp, checked before a key would open its sockets) are the last five.
  */
 #ifndef EIP93_ROUTE_H
 #define EIP93_ROUTE_H
@@ -33,6 +34,7 @@ enum eip93_sw_reason {
 	EIP93_SW_REPLAY,	/* left the engine mid-message by a replay */
 	EIP93_SW_FAULT,		/* the engine's result failed its integrity check */
 	EIP93_SW_ADAPT,		/* adaptive routing: software measured cheaper now (adapt.h) */
+	EIP93_SW_SECCOMP,	/* the process runs under a seccomp filter (or its state is unreadable) */
 	EIP93_SW_NREASONS
 };
 

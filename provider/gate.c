@@ -176,6 +176,74 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 	return 1;
 }
 
+/* 1: ctr(aes-eip93) is in /proc/crypto, 0: it is not, -1: unreadable. */
+int eip93_gate_driver_registered(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/crypto", "re");
+	int found = 0;
+
+	if (f == NULL)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strncmp(line, "driver", 6) == 0 && strstr(line, ": ctr(aes-eip93)\n") != NULL;
+	fclose(f);
+	return found;
+}
+
+/* Major and minor of a kernel release ("7.2.13+deb14-amd64" -> 7, 2); 0 when unknown. */
+static int release_version(const char *release, int *major, int *minor)
+{
+	*major = *minor = 0;
+	return release != NULL && sscanf(release, "%d.%d", major, minor) == 2;
+}
+
+int eip93_gate_read_restrict(void)
+{
+	FILE *f = fopen("/proc/sys/crypto/af_alg_restrict", "re");
+	int v = -1;
+
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+const char *eip93_gate_kernel_why(const char *release, int restrict_val, int driver,
+				  const int err[EIP93_NKALG])
+{
+	int major, minor, v72, all_afns = 1, all_noent = 1;
+
+	for (int i = 0; i < EIP93_NKALG; i++) {
+		all_afns &= err[i] == EAFNOSUPPORT;
+		all_noent &= err[i] == ENOENT;
+	}
+	v72 = release_version(release, &major, &minor) && (major > 7 || (major == 7 && minor >= 2));
+	if (all_afns)
+		return restrict_val == 2 ? "af_alg_restrict = 2 forbids AF_ALG sockets "
+					   "(socket: EAFNOSUPPORT)"
+					 : "this kernel offers no AF_ALG sockets (af_alg/algif_aead "
+					   "not loaded or not built)";
+	if (restrict_val == 1 && all_noent)
+		return "af_alg_restrict = 1 (the Linux 7.3 default) refuses gcm: AEAD binds are "
+		       "limited to ccm(aes)";
+	if (driver == 0)
+		return v72 ? "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto); "
+			     "AF_ALG refuses hardware drivers from Linux 7.2 anyway"
+			   : "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto)";
+	if (v72 && err[EIP93_NKALG - 1] == ENOENT)
+		return "AF_ALG refuses hardware drivers from Linux 7.2 (ctr(aes-eip93) is async and "
+		       "driver-only); ghash-lib is the right name but the driver cannot be bound";
+	if (major >= 7 && minor >= 1 && err[EIP93_NKALG - 1] != 0)
+		return "Linux 7.1+: only ghash-lib is a valid GHASH name, and it does not bind";
+	if (err[1] == ENOENT && err[EIP93_NKALG - 1] == ENOENT)
+		return "no GCM composition over ctr(aes-eip93) (gcm template, GHASH or algif_aead "
+		       "missing)";
+	return "no composition over ctr(aes-eip93) binds";
+}
+
 /*
  * Step 5: bind the first composition that binds.  @calib_first: the
  * calibration's composition is tried first; if it does not bind, the
@@ -186,6 +254,8 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	int (*probe)(const char *) = in->probe != NULL ? in->probe : eip93_kprobe_aead;
 	const char *order[EIP93_NKALG + 1];
 	char tried[EIP93_NKALG + 1][160];
+	int err[EIP93_NKALG] = { 0 };
+	const char *why;
 	size_t n = 0, t = 0;
 
 	if (in->cfg->kalg[0] != '\0') {
@@ -201,6 +271,10 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 		char e[96];
 		int r = probe(order[i]);
 
+		for (int k = 0; k < EIP93_NKALG; k++)
+			if (strcmp(order[i], eip93_kalg_names[k]) == 0)
+				err[k] = -r;
+
 		if (r == 0) {
 			g->enabled = 1;
 			snprintf(g->kalg, sizeof(g->kalg), "%s", order[i]);
@@ -215,12 +289,16 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 				 "no longer binds (%s); using the defaults", in->calib->path,
 				 order[0], e);
 	}
-	if (t == 1)
+	if (t == 1) {
 		off(g, "%s (kernel-algorithm = %s in config)", tried[0], in->cfg->kalg);
-	else if (t == 3)
-		off(g, "%s; %s; %s", tried[0], tried[1], tried[2]);
+		return 0;
+	}
+	why = eip93_gate_kernel_why(in->facts.kernel, eip93_gate_read_restrict(),
+				    eip93_gate_driver_registered(), err);
+	if (t == 3)
+		off(g, "%s; %s; %s - %s", tried[0], tried[1], tried[2], why);
 	else
-		off(g, "%s; %s; %s; %s", tried[0], tried[1], tried[2], tried[3]);
+		off(g, "%s; %s; %s; %s - %s", tried[0], tried[1], tried[2], tried[3], why);
 	return 0;
 }
 

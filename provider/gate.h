@@ -69,4 +69,18 @@ const char *eip93_gate_ghash_note(const char *kalg);
  */
 void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out);
 
+/**
+ * eip93_gate_kernel_why() - what the failed binds mean on this kernel, in one
+ * line: @release (uname -r, may be NULL), @restrict_val
+ * (/proc/sys/crypto/af_alg_restrict, -1 absent), @driver (1/0/-1: is
+ * ctr(aes-eip93) registered), @err the positive errno of each composition in
+ * eip93_kalg_names order.  Shared by the gate's status and eip93-doctor.
+ */
+const char *eip93_gate_kernel_why(const char *release, int restrict_val, int driver,
+				  const int err[EIP93_NKALG]);
+/* eip93_gate_read_restrict() - /proc/sys/crypto/af_alg_restrict, -1 when absent. */
+int eip93_gate_read_restrict(void);
+/* eip93_gate_driver_registered() - 1/0: ctr(aes-eip93) in /proc/crypto; -1 unreadable. */
+int eip93_gate_driver_registered(void);
+
 #endif /* EIP93_GATE_H */

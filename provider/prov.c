@@ -291,6 +291,7 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN("eip93-adaptive-explore-engine", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-adaptive-explore-software", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-routing", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN(COUNTER_PREFIX "seccomp", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_END
 };
 

@@ -320,6 +320,41 @@ static int check_kernel(void)
 			       "/usr/lib/modules-load.d/eip93.conf) and run eip93-doctor calibrate");
 		return 1;
 	}
+	{
+		char rel[128];
+		int rv = eip93_gate_read_restrict(), major = 0, minor = 0;
+		const char *why;
+
+		if (eip93_kernel_release(rel, sizeof(rel)) != 0)
+			rel[0] = '\0';
+		why = eip93_gate_kernel_why(rel[0] ? rel : NULL, rv, driver, err);
+		fact("meaning", "%s", why);
+		if (sscanf(rel, "%d.%d", &major, &minor) != 2)
+			major = minor = 0;
+		if (rv == 2 && err[0] == EAFNOSUPPORT) {
+			advise("af_alg_restrict = 2 forbids AF_ALG sockets: sysctl "
+			       "crypto.af_alg_restrict=0 allows them (for every process); even then "
+			       "Linux 7.2+ refuses the EIP93 driver through AF_ALG unless the kernel "
+			       "carries the EIP93 exception. Otherwise nothing to do: software AES-GCM "
+			       "stays correct");
+			return 0;
+		}
+		if (rv == 1 && strncmp(why, "af_alg_restrict = 1", 19) == 0) {
+			advise("af_alg_restrict = 1 (default) allows only ccm(aes) for AEAD: sysctl "
+			       "crypto.af_alg_restrict=0 lifts that, but Linux 7.2+ still refuses the "
+			       "EIP93 driver unless the kernel carries the EIP93 exception (as the "
+			       "seed's firmware does); run a kernel before 7.2 (6.12 LTS, OpenWrt 6.18) "
+			       "or such a kernel. Otherwise software AES-GCM stays correct");
+			return 0;
+		}
+		if ((major > 7 || (major == 7 && minor >= 2)) && driver == 1) {
+			advise("AF_ALG refuses hardware (async, driver-only) drivers from Linux 7.2: "
+			       "ctr(aes-eip93) cannot be bound; use a kernel before 7.2 (6.12 LTS, "
+			       "OpenWrt 6.18) or one patched with the EIP93 AF_ALG exception. Nothing to "
+			       "configure: the provider stays in software, correctly");
+			return 0;
+		}
+	}
 	if (err[0] == EAFNOSUPPORT) {
 		advise("the kernel has no AF_ALG: load af_alg and algif_aead (OpenWrt: kmod-crypto-user; "
 		       "Debian: modprobe algif_aead)");
@@ -332,8 +367,8 @@ static int check_kernel(void)
 		       "then modprobe it or reboot); without it nothing is offloaded");
 	} else if (err[1] == EINVAL) {
 		advise("ctr(aes-eip93) is registered but no gcm_base() binds: kernels from 7.1 have "
-		       "no ghash-generic (the GHASH library is ghash-lib) and kernels from 7.2 refuse "
-		       "off-CPU drivers through AF_ALG - see docs/operations.md");
+		       "no ghash-generic (the GHASH library is ghash-lib; it is built in, nothing to "
+		       "load) - see docs/kernels.md");
 	} else {
 		advise("ctr(aes-eip93) is registered but gcm_base() does not bind: load the GCM "
 		       "template and a GHASH (modprobe gcm ghash-ce, or ghash-generic; OpenWrt: "

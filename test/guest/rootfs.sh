@@ -98,7 +98,15 @@ resolve_module() {
     mod_done[$name]=1
     load_order+=("${mod_path[$name]}")
 }
+# From Linux 7.1 GHASH is a library: there is no ghash-generic module (nor,
+# on some configs, a separate gf128mul); on those kernels they are optional.
+kmajor=${kver%%.*}
 for m in "${base_modules[@]}"; do
+    if ((kmajor >= 7)) && [[ "$m" == ghash-generic || "$m" == gf128mul ]] &&
+        [[ -z "${mod_path[${m//-/_}]:-}" ]] &&
+        ! grep -Eq "/${m//-/[-_]}\.ko(\.[a-z]+)?\$" "$moddir/modules.builtin"; then
+        continue
+    fi
     resolve_module "$m"
 done
 

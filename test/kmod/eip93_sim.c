@@ -82,6 +82,16 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+/*
+ * The software AES cipher the fallback is built on: "aes-generic" up to
+ * Linux 6.x, "aes-lib" on 7.x (no aes-generic there; a ctr() over a name
+ * that does not exist would fail every request).  build.sh passes the one
+ * the target kernel has (-DEIP93_SIM_AES=...).
+ */
+#ifndef EIP93_SIM_AES
+#define EIP93_SIM_AES "aes-generic"
+#endif
+
 #define SIM_MAX_DELAY_MS 10000U
 
 struct sim_tfm_ctx {
@@ -432,7 +442,7 @@ static int sim_init_tfm(struct crypto_skcipher *tfm)
 	struct crypto_skcipher *fallback;
 
 	/* Synchronous, and not itself in need of a fallback. */
-	fallback = crypto_alloc_skcipher("ctr(aes-generic)", 0,
+	fallback = crypto_alloc_skcipher("ctr(" EIP93_SIM_AES ")", 0,
 					 CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
 	if (IS_ERR(fallback))
 		return PTR_ERR(fallback);

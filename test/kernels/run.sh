@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# run.sh TAG RESTRICT EXPECT -- RUNARGS...
+#
+# One row of the kernel matrix: prepare the kernel TAG (prepare.sh, cached;
+# TAG 6.1 is the suite's own kernel from test/guest/prepare.sh),
+# build the simulated driver for it (build-kmod.sh, in its chroot), boot it
+# with test/guest/run.sh and matrix.sh.  RUNARGS: the common run.sh
+# arguments (the provider builds, openssl, the test programs) without
+# --cache/--module; this script adds them.  The EIP93-KERNEL-ROW line goes
+# to WORK/row for update-doc.sh.  Env: EIP93_GUEST_CACHE (default
+# ~/.cache/eip93/guest), EIP93_KERNEL_WORK (scratch, required),
+# EIP93_KERNEL_CASES (default 600).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/../.." && pwd)
+[[ $# -ge 4 && "$4" == -- ]] || { echo "usage: $0 TAG RESTRICT EXPECT -- RUNARGS..." >&2; exit 2; }
+tag=$1 restrict=$2 expect=$3
+shift 4
+cache=${EIP93_GUEST_CACHE:-$HOME/.cache/eip93/guest}
+work=${EIP93_KERNEL_WORK:?set EIP93_KERNEL_WORK}/$tag-r$restrict
+mkdir -p "$work"
+kmod=${EIP93_KERNEL_WORK}/kmod-$tag
+if [[ "$tag" == 6.1 ]]; then
+    # The suite's own kernel (test/guest/prepare.sh, host headers).
+    "$src/test/guest/prepare.sh" "$cache"
+    kcache=$cache
+    "$src/test/kmod/build.sh" "$src/test/kmod" "$kmod" "$("$src/test/guest/kernel-abi.sh")"
+else
+    "$here/prepare.sh" "$cache" "$tag" | grep -v '^Get:' || true
+    kcache=$cache/kernels/$tag
+    [[ -f "$kcache/abi" ]] || { echo "kernels/run: $tag not prepared" >&2; exit 1; }
+    "$here/build-kmod.sh" "$cache" "$tag" "$src/test/kmod" "$kmod"
+fi
+rc=0
+"$src/test/guest/run.sh" --cache "$kcache" --work "$work/guest" \
+    --module "$kmod/eip93_sim.ko" --script "$here/matrix.sh" --timeout 400 --mem 768 \
+    --env "EXPECT=$expect" --env "RESTRICT=$restrict" \
+    --env "CASES=${EIP93_KERNEL_CASES:-600}" "$@" >"$work/out.log" 2>&1 || rc=$?
+grep -v '^\[ *[0-9.]*\]' "$work/out.log" | grep -av '^$' | tail -n 60
+grep -a '^EIP93-KERNEL-ROW|' "$work/out.log" | tail -n 1 >"$work/row" || true
+exit "$rc"
