@@ -106,8 +106,7 @@ uint64_t eip93_adapt_estimate(const struct eip93_adapt_class *c, enum eip93_adap
 	return LD(c->path[path].est);
 }
 
-enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a,
-					   struct eip93_adapt_class *c)
+enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a, struct eip93_adapt_class *c)
 {
 	uint64_t e = LD(c->path[EIP93_ADAPT_ENGINE].est);
 	uint64_t s = LD(c->path[EIP93_ADAPT_SW].est);

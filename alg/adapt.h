@@ -30,14 +30,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EIP93_ADAPT_NCLASSES 13		/* 2^4 .. 2^16 bytes */
+#define EIP93_ADAPT_NCLASSES 13 /* 2^4 .. 2^16 bytes */
 #define EIP93_ADAPT_NSHARDS 16
-#define EIP93_ADAPT_WINDOW 3		/* samples a median is taken over */
+#define EIP93_ADAPT_WINDOW 3 /* samples a median is taken over */
 #define EIP93_ADAPT_EXPLORE_DEFAULT 32
 #define EIP93_ADAPT_EXPLORE_MIN 4
 #define EIP93_ADAPT_EXPLORE_MAX 4096
-#define EIP93_ADAPT_STRETCH_MAX 64	/* exploration interval: up to 64x explore */
-#define EIP93_ADAPT_WEIGHT_DEFAULT 100	/* percent: the engine while it costs <= 1x software */
+#define EIP93_ADAPT_STRETCH_MAX 64     /* exploration interval: up to 64x explore */
+#define EIP93_ADAPT_WEIGHT_DEFAULT 100 /* percent: the engine while it costs <= 1x software */
 #define EIP93_ADAPT_WEIGHT_MIN 10
 #define EIP93_ADAPT_WEIGHT_MAX 10000
 
@@ -45,32 +45,32 @@ enum eip93_adapt_path { EIP93_ADAPT_ENGINE = 0, EIP93_ADAPT_SW = 1 };
 
 /* What eip93_adapt_decide() says. */
 enum eip93_adapt_choice {
-	EIP93_ADAPT_GO_ENGINE,		/* the engine is cheaper (or not yet measured) */
-	EIP93_ADAPT_GO_SW,		/* software is cheaper */
-	EIP93_ADAPT_EXPLORE_ENGINE,	/* software is cheaper, but sample the engine */
-	EIP93_ADAPT_EXPLORE_SW,		/* the engine is cheaper, but sample software */
+	EIP93_ADAPT_GO_ENGINE,	    /* the engine is cheaper (or not yet measured) */
+	EIP93_ADAPT_GO_SW,	    /* software is cheaper */
+	EIP93_ADAPT_EXPLORE_ENGINE, /* software is cheaper, but sample the engine */
+	EIP93_ADAPT_EXPLORE_SW,	    /* the engine is cheaper, but sample software */
 };
 
 struct eip93_adapt_path_est {
-	_Atomic uint64_t sample[EIP93_ADAPT_WINDOW];	/* ns, normalised; 0 = none yet */
-	_Atomic uint64_t est;				/* ns, normalised; 0 = none yet */
-	atomic_uint next;				/* ring position */
+	_Atomic uint64_t sample[EIP93_ADAPT_WINDOW]; /* ns, normalised; 0 = none yet */
+	_Atomic uint64_t est;			     /* ns, normalised; 0 = none yet */
+	atomic_uint next;			     /* ring position */
 };
 
 struct eip93_adapt_class {
 	struct eip93_adapt_path_est path[2];
-	atomic_uint since;	/* messages since the other path was last sampled */
-	atomic_uint confirm;	/* 1 + a path whose last sample fell far below its estimate */
+	atomic_uint since;   /* messages since the other path was last sampled */
+	atomic_uint confirm; /* 1 + a path whose last sample fell far below its estimate */
 };
 
 struct eip93_adapt_shard {
 	struct eip93_adapt_class cls[EIP93_ADAPT_NCLASSES];
-	char pad[64];		/* the next shard starts on another cache line */
+	char pad[64]; /* the next shard starts on another cache line */
 };
 
 struct eip93_adapt {
 	struct eip93_adapt_shard shard[EIP93_ADAPT_NSHARDS];
-	atomic_uint next_shard;	/* written once per thread and instance */
+	atomic_uint next_shard; /* written once per thread and instance */
 	unsigned int explore;	/* 1 in explore messages samples the other path */
 	unsigned int weight;	/* the engine while engine * 100 <= software * weight */
 };

@@ -68,11 +68,21 @@ static void atfork_register(void)
 }
 
 #ifdef EIP93_TEST_HOOKS
-enum fault_site { F_SOCKET, F_BIND, F_SETKEY, F_AUTHSIZE, F_ACCEPT, F_TIMEOUT, F_SENDMSG,
-		  F_READ, F_SHORTREAD, F_NSITES };
-static const char *const fault_names[F_NSITES] = {
-	"socket", "bind", "setkey", "authsize", "accept", "timeout", "sendmsg", "read", "shortread"
+enum fault_site {
+	F_SOCKET,
+	F_BIND,
+	F_SETKEY,
+	F_AUTHSIZE,
+	F_ACCEPT,
+	F_TIMEOUT,
+	F_SENDMSG,
+	F_READ,
+	F_SHORTREAD,
+	F_NSITES
 };
+static const char *const fault_names[F_NSITES] = { "socket",   "bind",	 "setkey",
+						   "authsize", "accept", "timeout",
+						   "sendmsg",  "read",	 "shortread" };
 static int fault_site = -1;
 static long fault_nth;
 static atomic_long fault_calls;
@@ -177,18 +187,17 @@ static int set_timeouts(int fd, unsigned int timeout_ms)
 	return 0;
 }
 
-#define INJECT(site)                          \
-	do {                                  \
-		int e_ = FAULT(site);         \
-		if (e_ != 0) {                \
-			ret = -e_;            \
-			goto err;             \
-		}                             \
+#define INJECT(site)                                                                               \
+	do {                                                                                       \
+		int e_ = FAULT(site);                                                              \
+		if (e_ != 0) {                                                                     \
+			ret = -e_;                                                                 \
+			goto err;                                                                  \
+		}                                                                                  \
 	} while (0)
 
-int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg,
-			 const unsigned char *key, size_t keylen,
-			 unsigned int max_sockets, unsigned int timeout_ms)
+int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsigned char *key,
+			 size_t keylen, unsigned int max_sockets, unsigned int timeout_ms)
 {
 	struct sockaddr_alg sa;
 	int ret;
@@ -258,8 +267,8 @@ void eip93_afalg_key_close(struct eip93_afalg_key *k)
 }
 
 int eip93_afalg_aead(struct eip93_afalg_key *k, int enc, const unsigned char *iv,
-		     const unsigned char *aad, size_t aadlen, const unsigned char *in,
-		     size_t len, unsigned char *out, unsigned char *tag)
+		     const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
+		     unsigned char *out, unsigned char *tag)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(uint32_t)) +
@@ -370,8 +379,7 @@ void eip93_engine_key_init(struct eip93_engine_key *k)
 static int be_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 		   const unsigned char *key, size_t keylen)
 {
-	return eip93_afalg_key_open(&k->afalg, c->kalg, key, keylen, c->max_sockets,
-				    c->timeout_ms);
+	return eip93_afalg_key_open(&k->afalg, c->kalg, key, keylen, c->max_sockets, c->timeout_ms);
 }
 
 static void be_close(struct eip93_engine_key *k)

@@ -22,9 +22,9 @@
 #define EIP93_AFALG_MAX_AAD 512
 
 struct eip93_afalg_key {
-	int tfm_fd;			/* bound and keyed; -1 when closed */
-	int op_fd;			/* accepted operation socket; -1 when closed */
-	struct eip93_afalg_key *prev, *next;	/* fork registry */
+	int tfm_fd;			     /* bound and keyed; -1 when closed */
+	int op_fd;			     /* accepted operation socket; -1 when closed */
+	struct eip93_afalg_key *prev, *next; /* fork registry */
 };
 
 /* eip93_afalg_key_init() - a closed key (no sockets). */
@@ -38,9 +38,8 @@ void eip93_afalg_key_init(struct eip93_afalg_key *k);
  *
  * Return: 0, -EMFILE when the cap is reached, or the -errno of the failing call.
  */
-int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg,
-			 const unsigned char *key, size_t keylen,
-			 unsigned int max_sockets, unsigned int timeout_ms);
+int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsigned char *key,
+			 size_t keylen, unsigned int max_sockets, unsigned int timeout_ms);
 
 /* eip93_afalg_key_close() - close both sockets (idempotent). */
 void eip93_afalg_key_close(struct eip93_afalg_key *k);
@@ -60,8 +59,8 @@ int eip93_afalg_key_is_open(const struct eip93_afalg_key *k);
  * read; or the -errno of sendmsg/readv (-EAGAIN on timeout).
  */
 int eip93_afalg_aead(struct eip93_afalg_key *k, int enc, const unsigned char *iv,
-		     const unsigned char *aad, size_t aadlen, const unsigned char *in,
-		     size_t len, unsigned char *out, unsigned char *tag);
+		     const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
+		     unsigned char *out, unsigned char *tag);
 
 /* eip93_afalg_open_sockets() - AF_ALG sockets this process holds open now. */
 unsigned int eip93_afalg_open_sockets(void);

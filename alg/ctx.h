@@ -23,13 +23,13 @@
 #include "shadow.h"
 
 struct gcm_key {
-	unsigned char bytes[32];	/* kept for the lazy open and to spot the same key */
+	unsigned char bytes[32]; /* kept for the lazy open and to spot the same key */
 	size_t len;
 	int set;
-	int failed;			/* failed a check: software for its lifetime */
+	int failed; /* failed a check: software for its lifetime */
 	struct eip93_engine_key ek;
-	EVP_CIPHER_CTX *ecb;		/* AES-ECB with this key: keystream for verify.c */
-	uint64_t rng;			/* picks the sampled block of each message */
+	EVP_CIPHER_CTX *ecb; /* AES-ECB with this key: keystream for verify.c */
+	uint64_t rng;	     /* picks the sampled block of each message */
 };
 
 struct gcm_ctx {
@@ -40,9 +40,9 @@ struct gcm_ctx {
 	struct eip93_shadow sh;
 
 	/* The engine message under way (shadow msg == ENGINE). */
-	unsigned char *ct;		/* its ciphertext, for a replay */
+	unsigned char *ct; /* its ciphertext, for a replay */
 	size_t ctlen;
-	unsigned char mtag[EIP93_ENGINE_TAGLEN];	/* engine encryption: its tag */
+	unsigned char mtag[EIP93_ENGINE_TAGLEN]; /* engine encryption: its tag */
 	/*
 	 * The engine refused this message's tag: if software accepts the same
 	 * message (no more data, no other tag), the engine was wrong.
@@ -62,8 +62,8 @@ enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const cha
 /* The engine's result was wrong: the key goes to software, the fault is counted. */
 void eip93_engine_fault(struct gcm_ctx *ctx, const char *what);
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
-		      const unsigned char *aad, size_t aadlen, const unsigned char *in,
-		      size_t len, unsigned char *out, unsigned char *tag);
+		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
+		      unsigned char *out, unsigned char *tag);
 
 /*
  * verify.c: does @a XOR @b (input and the engine's output, @b the buffer it
@@ -89,7 +89,7 @@ int eip93_offload_set_delegate_tag(struct gcm_ctx *ctx, const unsigned char *tag
 
 /* adapt_route.c: adaptive routing around a message the rule gave the engine */
 struct eip93_adapt_tok {
-	struct eip93_adapt_class *cls;	/* NULL: nothing to record */
+	struct eip93_adapt_class *cls; /* NULL: nothing to record */
 	enum eip93_adapt_path path;
 	size_t len;
 	uint64_t t0;

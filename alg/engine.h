@@ -25,27 +25,27 @@
 
 /* What opening a key needs besides the key bytes. */
 struct eip93_engine_cfg {
-	const char *kalg;		/* kernel algorithm the gate bound */
-	unsigned int max_sockets;	/* process-wide cap on open AF_ALG sockets */
-	unsigned int timeout_ms;	/* socket send/receive timeout */
-	OSSL_LIB_CTX *libctx;		/* the delegate's library context (fake only) */
+	const char *kalg;	  /* kernel algorithm the gate bound */
+	unsigned int max_sockets; /* process-wide cap on open AF_ALG sockets */
+	unsigned int timeout_ms;  /* socket send/receive timeout */
+	OSSL_LIB_CTX *libctx;	  /* the delegate's library context (fake only) */
 };
 
 /* One key's backend state. */
 struct eip93_engine_key {
-	struct eip93_afalg_key afalg;	/* AF_ALG backend */
-	void *priv;			/* other backends */
+	struct eip93_afalg_key afalg; /* AF_ALG backend */
+	void *priv;		      /* other backends */
 };
 
 /* One whole message: AAD and payload in, payload and (sealing) tag out. */
 struct eip93_engine_msg {
-	const unsigned char *iv;	/* EIP93_ENGINE_IVLEN bytes */
+	const unsigned char *iv; /* EIP93_ENGINE_IVLEN bytes */
 	const unsigned char *aad;
-	size_t aadlen;			/* at most EIP93_ENGINE_MAX_AAD */
-	const unsigned char *in;	/* may equal out */
+	size_t aadlen;		 /* at most EIP93_ENGINE_MAX_AAD */
+	const unsigned char *in; /* may equal out */
 	unsigned char *out;
 	size_t len;
-	unsigned char *tag;		/* seal: written; open: read */
+	unsigned char *tag; /* seal: written; open: read */
 };
 
 struct eip93_engine_ops {

@@ -32,8 +32,8 @@ struct fake_key {
 };
 
 static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct eip93_fake_plan plan;	/* site NONE: no faults */
-static unsigned long site_calls;	/* calls at plan.site since the plan was set */
+static struct eip93_fake_plan plan; /* site NONE: no faults */
+static unsigned long site_calls;    /* calls at plan.site since the plan was set */
 static int plan_from_env_done;
 static atomic_ulong n_probes, n_opens, n_seals, n_unseals, n_faults, n_keys;
 
@@ -145,8 +145,8 @@ static int planned(enum eip93_fake_site site, struct eip93_fake_plan *out)
 		if (v != NULL && eip93_fake_parse(v, &plan) < 0)
 			memset(&plan, 0, sizeof(plan));
 	}
-	if (plan.site == site ||
-	    (plan.site == EIP93_FAKE_DATA && (site == EIP93_FAKE_SEAL || site == EIP93_FAKE_UNSEAL))) {
+	if (plan.site == site || (plan.site == EIP93_FAKE_DATA &&
+				  (site == EIP93_FAKE_SEAL || site == EIP93_FAKE_UNSEAL))) {
 		unsigned long nth = plan.nth == 0 ? 1 : plan.nth;
 
 		site_calls++;
@@ -242,9 +242,9 @@ static int gcm_seal(const struct fake_key *fk, const unsigned char *iv, const un
 }
 
 /* AES-GCM decryption; 0, -EBADMSG or -ENOMEM. */
-static int gcm_unseal(const struct fake_key *fk, const unsigned char *iv,
-		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
-		      unsigned char *out, const unsigned char *tag)
+static int gcm_unseal(const struct fake_key *fk, const unsigned char *iv, const unsigned char *aad,
+		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
+		      const unsigned char *tag)
 {
 	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
 	int n, ok;

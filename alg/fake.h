@@ -25,35 +25,35 @@
 
 enum eip93_fake_site {
 	EIP93_FAKE_NONE = 0,
-	EIP93_FAKE_PROBE,	/* the gate's bind probe */
-	EIP93_FAKE_OPEN,	/* opening a key */
-	EIP93_FAKE_SEAL,	/* an encryption */
-	EIP93_FAKE_UNSEAL,	/* a decryption */
-	EIP93_FAKE_DATA,	/* either */
+	EIP93_FAKE_PROBE,  /* the gate's bind probe */
+	EIP93_FAKE_OPEN,   /* opening a key */
+	EIP93_FAKE_SEAL,   /* an encryption */
+	EIP93_FAKE_UNSEAL, /* a decryption */
+	EIP93_FAKE_DATA,   /* either */
 };
 
 enum eip93_fake_kind {
-	EIP93_FAKE_ERRNO = 0,	/* fail with -err; the output is scribbled on */
-	EIP93_FAKE_SHORT,	/* half the output written, then -EIO */
-	EIP93_FAKE_BADMSG,	/* decryption: -EBADMSG although the tag is right */
-	EIP93_FAKE_KEYSTREAM,	/* keystream XOR mask in the chosen blocks; succeeds */
-	EIP93_FAKE_NOWRITE,	/* keystream zero in the chosen blocks (output = input); succeeds */
+	EIP93_FAKE_ERRNO = 0, /* fail with -err; the output is scribbled on */
+	EIP93_FAKE_SHORT,     /* half the output written, then -EIO */
+	EIP93_FAKE_BADMSG,    /* decryption: -EBADMSG although the tag is right */
+	EIP93_FAKE_KEYSTREAM, /* keystream XOR mask in the chosen blocks; succeeds */
+	EIP93_FAKE_NOWRITE,   /* keystream zero in the chosen blocks (output = input); succeeds */
 };
 
 struct eip93_fake_plan {
 	enum eip93_fake_site site;
 	enum eip93_fake_kind kind;
-	int err;		/* EIP93_FAKE_ERRNO: positive errno (default EIO) */
-	unsigned long nth;	/* first faulty call at the site (1-based; 0 = 1) */
-	int every;		/* 1: every call from nth on; 0: only the nth */
-	long block;		/* first block (16 bytes) hit; negative: from the end */
-	unsigned long count;	/* blocks hit; 0 = from block to the end */
-	unsigned char mask;	/* keystream XOR (0 = 0x01) */
+	int err;	     /* EIP93_FAKE_ERRNO: positive errno (default EIO) */
+	unsigned long nth;   /* first faulty call at the site (1-based; 0 = 1) */
+	int every;	     /* 1: every call from nth on; 0: only the nth */
+	long block;	     /* first block (16 bytes) hit; negative: from the end */
+	unsigned long count; /* blocks hit; 0 = from block to the end */
+	unsigned char mask;  /* keystream XOR (0 = 0x01) */
 };
 
 struct eip93_fake_stats {
 	unsigned long probes, opens, seals, unseals;
-	unsigned long faults;	/* calls the plan made fail or go wrong */
+	unsigned long faults; /* calls the plan made fail or go wrong */
 	unsigned long open_keys;
 };
 

@@ -125,14 +125,14 @@ static int has_tls_aad(const OSSL_PARAM params[])
 /* The delegate accepted @params: move the shadow state in the order it applies them. */
 static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
 {
-	static const char *const order[] = {
-		OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_IVLEN,
-		OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
-		OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV
-	};
-	static const enum eip93_shadow_event evs[] = {
-		EIP93_EV_TAG, EIP93_EV_IVLEN, EIP93_EV_TLS_AAD, EIP93_EV_IV_FIXED, EIP93_EV_IV_INV
-	};
+	static const char *const order[] = { OSSL_CIPHER_PARAM_AEAD_TAG,
+					     OSSL_CIPHER_PARAM_AEAD_IVLEN,
+					     OSSL_CIPHER_PARAM_AEAD_TLS1_AAD,
+					     OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+					     OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV };
+	static const enum eip93_shadow_event evs[] = { EIP93_EV_TAG, EIP93_EV_IVLEN,
+						       EIP93_EV_TLS_AAD, EIP93_EV_IV_FIXED,
+						       EIP93_EV_IV_INV };
 	const OSSL_PARAM *p;
 	size_t sz;
 
@@ -286,8 +286,9 @@ int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
-	const OSSL_PARAM *gen = params != NULL ?
-		OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN) : NULL;
+	const OSSL_PARAM *gen =
+		params != NULL ? OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)
+			       : NULL;
 
 	/* Generating an IV restarts the delegate's GCM state: bring it up to date first. */
 	if (gen != NULL && !eip93_offload_replay(ctx))

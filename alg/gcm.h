@@ -24,27 +24,27 @@
  * functions below receive that context and read it as a struct eip93_alg_env.
  */
 struct eip93_alg_env {
-	const struct eip93_sw_impl *sw;	/* [EIP93_NKEYSIZES] */
+	const struct eip93_sw_impl *sw; /* [EIP93_NKEYSIZES] */
 	struct eip93_route_limits limits;
 	struct eip93_stats *stats;
-	const struct eip93_engine_ops *engine;	/* the backend eligible messages go to */
-	OSSL_LIB_CTX *libctx;		/* the delegate's library context */
-	char kalg[64];			/* kernel algorithm the gate bound */
-	unsigned int max_sockets;	/* process-wide AF_ALG socket cap */
-	unsigned int timeout_ms;	/* socket send/receive timeout */
-	unsigned int max_faults;	/* wrong engine results after which it is off */
-	int verify;			/* check every engine result (test builds may turn it off) */
-	atomic_int engine_available;	/* gate open and engine not disabled */
-	atomic_uint consecutive_errors;	/* AF_ALG errors since the last success */
-	atomic_uint faults;		/* wrong engine results so far (never reset) */
-	_Atomic(EVP_CIPHER *) ecb[EIP93_NKEYSIZES];	/* AES-ECB for the integrity check */
-	atomic_int disable_claimed;	/* the one thread that writes the reason */
-	atomic_int engine_disabled;	/* set (release) once the reason is written */
+	const struct eip93_engine_ops *engine; /* the backend eligible messages go to */
+	OSSL_LIB_CTX *libctx;		       /* the delegate's library context */
+	char kalg[64];			       /* kernel algorithm the gate bound */
+	unsigned int max_sockets;	       /* process-wide AF_ALG socket cap */
+	unsigned int timeout_ms;	       /* socket send/receive timeout */
+	unsigned int max_faults;	       /* wrong engine results after which it is off */
+	int verify;		     /* check every engine result (test builds may turn it off) */
+	atomic_int engine_available; /* gate open and engine not disabled */
+	atomic_uint consecutive_errors;		    /* AF_ALG errors since the last success */
+	atomic_uint faults;			    /* wrong engine results so far (never reset) */
+	_Atomic(EVP_CIPHER *) ecb[EIP93_NKEYSIZES]; /* AES-ECB for the integrity check */
+	atomic_int disable_claimed;		    /* the one thread that writes the reason */
+	atomic_int engine_disabled;		    /* set (release) once the reason is written */
 	char disabled_reason[192];
 	/* Called once per env after the first key passes its check (the notice). */
 	void (*on_first_engine)(struct eip93_alg_env *env);
 	atomic_int first_engine_done;
-	struct eip93_adapt *adapt;	/* adaptive routing's estimates; NULL: fixed routing */
+	struct eip93_adapt *adapt; /* adaptive routing's estimates; NULL: fixed routing */
 };
 
 /* Consecutive AF_ALG errors after which the engine is off for the process. */

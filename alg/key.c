@@ -18,10 +18,10 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 
-#define KAT_LEN 16384		/* the shape of a full TLS record */
-#define KAT_SHORT 512		/* the bad-tag check's message */
+#define KAT_LEN 16384 /* the shape of a full TLS record */
+#define KAT_SHORT 512 /* the bad-tag check's message */
 #define KAT_PAGE 4096
-#define KAT_BEFORE_PAGE 96	/* the message starts this far before a page boundary */
+#define KAT_BEFORE_PAGE 96 /* the message starts this far before a page boundary */
 #define KAT_AAD 13
 
 void eip93_count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
@@ -81,8 +81,10 @@ enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const cha
 	eip93_stat_add(&env->stats->engine_errors, 1);
 	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
 	if (n >= EIP93_ENGINE_MAX_ERRORS)
-		engine_disable(env, "engine: %u consecutive AF_ALG errors (last: %s: %s); "
-			       "software only for this process", n, where, strerror(-err));
+		engine_disable(env,
+			       "engine: %u consecutive AF_ALG errors (last: %s: %s); "
+			       "software only for this process",
+			       n, where, strerror(-err));
 	return EIP93_SW_ERROR;
 }
 
@@ -96,13 +98,15 @@ void eip93_engine_fault(struct gcm_ctx *ctx, const char *what)
 	eip93_stat_add(&env->stats->engine_faults, 1);
 	n = atomic_fetch_add(&env->faults, 1) + 1;
 	if (n >= env->max_faults)
-		engine_disable(env, "engine: %u wrong results (last: %s: %s); "
-			       "software only for this process", n, "fault", what);
+		engine_disable(env,
+			       "engine: %u wrong results (last: %s: %s); "
+			       "software only for this process",
+			       n, "fault", what);
 }
 
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
-		      const unsigned char *aad, size_t aadlen, const unsigned char *in,
-		      size_t len, unsigned char *out, unsigned char *tag)
+		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
+		      unsigned char *out, unsigned char *tag)
 {
 	const struct eip93_engine_ops *e = ctx->env->engine;
 	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag };
@@ -150,8 +154,9 @@ static int sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned 
 						 EIP93_ENGINE_TAGLEN);
 	p[1] = OSSL_PARAM_construct_end();
 	ok = sw->einit(t, ctx->key.bytes, ctx->key.len, iv, EIP93_ENGINE_IVLEN, NULL) &&
-	     sw->update(t, NULL, &n, KAT_AAD, aad, KAT_AAD) && sw->update(t, out, &n, len, in, len) &&
-	     sw->final(t, out + n, &n2, 0) && sw->get_ctx_params(t, p);
+	     sw->update(t, NULL, &n, KAT_AAD, aad, KAT_AAD) &&
+	     sw->update(t, out, &n, len, in, len) && sw->final(t, out + n, &n2, 0) &&
+	     sw->get_ctx_params(t, p);
 	sw->freectx(t);
 	return ok;
 }

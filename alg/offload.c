@@ -90,8 +90,7 @@ int eip93_offload_replay(struct gcm_ctx *ctx)
  * from, and the delegate has seen nothing of the data.
  * Return: 0, ENGINE_WRONG, or -errno (-EBADMSG: the engine refused the tag).
  */
-static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in,
-		       size_t len)
+static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in, size_t len)
 {
 	const unsigned char *iv = ctx->sh.iv;
 	unsigned char *ct = OPENSSL_malloc(len);
@@ -124,7 +123,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		if (r != 0) {
 			if (in == out)
 				memcpy(out, ct, len); /* unverified plaintext never stays */
-			OPENSSL_free(ct); /* ciphertext only */
+			OPENSSL_free(ct);	      /* ciphertext only */
 			return r;
 		}
 	}
@@ -135,11 +134,12 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 
 /* The routing facts of a generic message whose first data is @in/@out. */
 static void route_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m,
-			const unsigned char *out, size_t outsize, const unsigned char *in, size_t inl)
+			const unsigned char *out, size_t outsize, const unsigned char *in,
+			size_t inl)
 {
 	memset(m, 0, sizeof(*m));
-	m->engine_available = atomic_load_explicit(&ctx->env->engine_available,
-						   memory_order_relaxed);
+	m->engine_available =
+		atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed);
 	m->key_set = ctx->key.set;
 	m->key_failed = ctx->key.failed;
 	m->enc = ctx->sh.enc;
@@ -196,7 +196,8 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 			/* The delegate decides, as it would have; if it accepts, the engine was wrong. */
 			ctx->engine_rejected = 1;
 			r = EIP93_SW_REPLAY;
-			atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+			atomic_store_explicit(&ctx->env->consecutive_errors, 0,
+					      memory_order_relaxed);
 		} else {
 			r = eip93_engine_failed(ctx, e, "data");
 		}

@@ -15,9 +15,18 @@ static OSSL_FUNC_cipher_gettable_params_fn gcm_gettable_params;
 static OSSL_FUNC_cipher_gettable_ctx_params_fn gcm_gettable_ctx_params;
 static OSSL_FUNC_cipher_settable_ctx_params_fn gcm_settable_ctx_params;
 
-static void *gcm_newctx128(void *provctx) { return eip93_gcm_newctx(provctx, EIP93_AES128); }
-static void *gcm_newctx192(void *provctx) { return eip93_gcm_newctx(provctx, EIP93_AES192); }
-static void *gcm_newctx256(void *provctx) { return eip93_gcm_newctx(provctx, EIP93_AES256); }
+static void *gcm_newctx128(void *provctx)
+{
+	return eip93_gcm_newctx(provctx, EIP93_AES128);
+}
+static void *gcm_newctx192(void *provctx)
+{
+	return eip93_gcm_newctx(provctx, EIP93_AES192);
+}
+static void *gcm_newctx256(void *provctx)
+{
+	return eip93_gcm_newctx(provctx, EIP93_AES256);
+}
 
 static const struct eip93_sw_impl *impl_of(void *vctx, void *provctx, void **swctx)
 {
@@ -100,9 +109,18 @@ static int gcm_get_params(OSSL_PARAM params[], size_t keylen)
 	       set_int(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0);
 }
 
-static int gcm_get_params128(OSSL_PARAM params[]) { return gcm_get_params(params, 16); }
-static int gcm_get_params192(OSSL_PARAM params[]) { return gcm_get_params(params, 24); }
-static int gcm_get_params256(OSSL_PARAM params[]) { return gcm_get_params(params, 32); }
+static int gcm_get_params128(OSSL_PARAM params[])
+{
+	return gcm_get_params(params, 16);
+}
+static int gcm_get_params192(OSSL_PARAM params[])
+{
+	return gcm_get_params(params, 24);
+}
+static int gcm_get_params256(OSSL_PARAM params[])
+{
+	return gcm_get_params(params, 32);
+}
 
 static const OSSL_PARAM *gcm_gettable_params(void *provctx)
 {
@@ -118,26 +136,30 @@ void eip93_alg_env_free(struct eip93_alg_env *env)
 	}
 }
 
-#define FN(id, f) { id, (void (*)(void))(f) }
-#define GCM_TABLE(bits)                                                         \
-	{                                                                       \
-		FN(OSSL_FUNC_CIPHER_NEWCTX, gcm_newctx##bits),                  \
-		FN(OSSL_FUNC_CIPHER_FREECTX, eip93_gcm_freectx),                \
-		FN(OSSL_FUNC_CIPHER_DUPCTX, eip93_gcm_dupctx),                  \
-		FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, eip93_gcm_einit),             \
-		FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, eip93_gcm_dinit),             \
-		FN(OSSL_FUNC_CIPHER_UPDATE, eip93_gcm_update),                  \
-		FN(OSSL_FUNC_CIPHER_FINAL, eip93_gcm_final),                    \
-		FN(OSSL_FUNC_CIPHER_CIPHER, eip93_gcm_cipher),                  \
-		FN(OSSL_FUNC_CIPHER_GET_PARAMS, gcm_get_params##bits),          \
-		FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, gcm_gettable_params),      \
-		FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, eip93_gcm_get_ctx_params),  \
-		FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, eip93_gcm_set_ctx_params),  \
-		FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, gcm_gettable_ctx_params), \
-		FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, gcm_settable_ctx_params), \
-		{ 0, NULL }                                                     \
+#define FN(id, f)                                                                                  \
+	{                                                                                          \
+		id, (void (*)(void))(f)                                                            \
+	}
+#define GCM_TABLE(bits)                                                                            \
+	{                                                                                          \
+		FN(OSSL_FUNC_CIPHER_NEWCTX, gcm_newctx##bits),                                     \
+			FN(OSSL_FUNC_CIPHER_FREECTX, eip93_gcm_freectx),                           \
+			FN(OSSL_FUNC_CIPHER_DUPCTX, eip93_gcm_dupctx),                             \
+			FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, eip93_gcm_einit),                        \
+			FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, eip93_gcm_dinit),                        \
+			FN(OSSL_FUNC_CIPHER_UPDATE, eip93_gcm_update),                             \
+			FN(OSSL_FUNC_CIPHER_FINAL, eip93_gcm_final),                               \
+			FN(OSSL_FUNC_CIPHER_CIPHER, eip93_gcm_cipher),                             \
+			FN(OSSL_FUNC_CIPHER_GET_PARAMS, gcm_get_params##bits),                     \
+			FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, gcm_gettable_params),                 \
+			FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, eip93_gcm_get_ctx_params),             \
+			FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, eip93_gcm_set_ctx_params),             \
+			FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, gcm_gettable_ctx_params),         \
+			FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, gcm_settable_ctx_params),         \
+		{                                                                                  \
+			0, NULL                                                                    \
+		}                                                                                  \
 	}
 
-const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24] = {
-	GCM_TABLE(128), GCM_TABLE(192), GCM_TABLE(256)
-};
+const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24] = { GCM_TABLE(128), GCM_TABLE(192),
+								 GCM_TABLE(256) };

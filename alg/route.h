@@ -19,22 +19,22 @@
 /* Why a message went to software; EIP93_SW_NONE means "engine". */
 enum eip93_sw_reason {
 	EIP93_SW_NONE = 0,
-	EIP93_SW_GATE,		/* engine not available in this process */
-	EIP93_SW_KEY,		/* no usable key in the context */
-	EIP93_SW_NONCE,		/* IV length other than 12 */
-	EIP93_SW_IV,		/* not an IV we can reproduce, or already used */
-	EIP93_SW_TLS,		/* TLS 1.2 record the engine cannot take as it stands */
-	EIP93_SW_TAG,		/* decrypt without a 16-byte tag set before the data */
-	EIP93_SW_AAD,		/* more than EIP93_ROUTE_MAX_AAD bytes of AAD */
-	EIP93_SW_SIZE,		/* payload outside [min-size, max-size], or no room for it */
-	EIP93_SW_OVERLAP,	/* input and output partially overlap */
-	EIP93_SW_KEYCHECK,	/* this key failed its known-answer check or an integrity check */
-	EIP93_SW_SOCKCAP,	/* process-wide socket cap reached */
-	EIP93_SW_ERROR,		/* an engine error sent the message back */
-	EIP93_SW_REPLAY,	/* left the engine mid-message by a replay */
-	EIP93_SW_FAULT,		/* the engine's result failed its integrity check */
-	EIP93_SW_ADAPT,		/* adaptive routing: software measured cheaper now (adapt.h) */
-	EIP93_SW_SECCOMP,	/* the process runs under a seccomp filter (or its state is unreadable) */
+	EIP93_SW_GATE,	   /* engine not available in this process */
+	EIP93_SW_KEY,	   /* no usable key in the context */
+	EIP93_SW_NONCE,	   /* IV length other than 12 */
+	EIP93_SW_IV,	   /* not an IV we can reproduce, or already used */
+	EIP93_SW_TLS,	   /* TLS 1.2 record the engine cannot take as it stands */
+	EIP93_SW_TAG,	   /* decrypt without a 16-byte tag set before the data */
+	EIP93_SW_AAD,	   /* more than EIP93_ROUTE_MAX_AAD bytes of AAD */
+	EIP93_SW_SIZE,	   /* payload outside [min-size, max-size], or no room for it */
+	EIP93_SW_OVERLAP,  /* input and output partially overlap */
+	EIP93_SW_KEYCHECK, /* this key failed its known-answer check or an integrity check */
+	EIP93_SW_SOCKCAP,  /* process-wide socket cap reached */
+	EIP93_SW_ERROR,	   /* an engine error sent the message back */
+	EIP93_SW_REPLAY,   /* left the engine mid-message by a replay */
+	EIP93_SW_FAULT,	   /* the engine's result failed its integrity check */
+	EIP93_SW_ADAPT,	   /* adaptive routing: software measured cheaper now (adapt.h) */
+	EIP93_SW_SECCOMP, /* the process runs under a seccomp filter (or its state is unreadable) */
 	EIP93_SW_NREASONS
 };
 
@@ -46,26 +46,26 @@ enum eip93_sw_reason {
 #define EIP93_ROUTE_TAGLEN 16
 
 struct eip93_route_limits {
-	size_t min_size;	/* smallest payload for the engine */
-	size_t max_size;	/* largest payload for the engine */
+	size_t min_size; /* smallest payload for the engine */
+	size_t max_size; /* largest payload for the engine */
 };
 
 struct eip93_route_msg {
-	int engine_available;	/* gate open, engine not switched off */
-	int key_set;		/* the context holds a key */
-	int key_failed;		/* the key failed a check earlier */
-	int enc;		/* 1 encrypt, 0 decrypt */
+	int engine_available; /* gate open, engine not switched off */
+	int key_set;	      /* the context holds a key */
+	int key_failed;	      /* the key failed a check earlier */
+	int enc;	      /* 1 encrypt, 0 decrypt */
 	size_t ivlen;
-	int iv_usable;		/* generic message: the IV is known and unused (shadow state) */
-	int tls;		/* a TLS 1.2 record (explicit IV || payload || tag) */
-	int tls_ok;		/* its preconditions: fixed IV and record AAD known, in place */
-	size_t taglen;		/* decrypt: tag length set before the data, 0 if none */
+	int iv_usable; /* generic message: the IV is known and unused (shadow state) */
+	int tls;       /* a TLS 1.2 record (explicit IV || payload || tag) */
+	int tls_ok;    /* its preconditions: fixed IV and record AAD known, in place */
+	size_t taglen; /* decrypt: tag length set before the data, 0 if none */
 	size_t aadlen;
-	size_t len;		/* payload bytes of the whole message */
-	int room;		/* the output buffer can take the payload */
+	size_t len; /* payload bytes of the whole message */
+	int room;   /* the output buffer can take the payload */
 	const unsigned char *in;
 	const unsigned char *out;
-	int adapt_sw;		/* adaptive routing: software costs less now (adapt.h) */
+	int adapt_sw; /* adaptive routing: software costs less now (adapt.h) */
 };
 
 /**

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#define SHADOW_INVOCATION 8	/* the last 8 bytes of a generated IV count up */
+#define SHADOW_INVOCATION 8 /* the last 8 bytes of a generated IV count up */
 
 void eip93_shadow_init(struct eip93_shadow *s)
 {

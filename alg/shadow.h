@@ -22,39 +22,39 @@
 #define EIP93_SHADOW_TLS_AAD 13
 
 enum eip93_iv_state {
-	EIP93_IV_NONE = 0,	/* no IV we can reproduce: unset, the delegate's own, or lost */
-	EIP93_IV_READY,		/* iv[] is what the next message uses; nothing of it seen yet */
-	EIP93_IV_STARTED,	/* a message with iv[] has begun (AAD, a zero-length update) */
-	EIP93_IV_DONE,		/* that message ended: the delegate wants a new IV */
+	EIP93_IV_NONE = 0, /* no IV we can reproduce: unset, the delegate's own, or lost */
+	EIP93_IV_READY,	   /* iv[] is what the next message uses; nothing of it seen yet */
+	EIP93_IV_STARTED,  /* a message with iv[] has begun (AAD, a zero-length update) */
+	EIP93_IV_DONE,	   /* that message ended: the delegate wants a new IV */
 };
 
 enum eip93_msg_state {
-	EIP93_MSG_IDLE = 0,	/* no data yet */
-	EIP93_MSG_SOFTWARE,	/* the delegate has the data */
-	EIP93_MSG_ENGINE,	/* the engine did the data; the delegate saw IV and AAD only */
+	EIP93_MSG_IDLE = 0, /* no data yet */
+	EIP93_MSG_SOFTWARE, /* the delegate has the data */
+	EIP93_MSG_ENGINE,   /* the engine did the data; the delegate saw IV and AAD only */
 };
 
 enum eip93_tls_state {
-	EIP93_TLS_NONE = 0,	/* no record AAD pending */
-	EIP93_TLS_SET,		/* tls_aad[] pending, as the delegate corrected it */
-	EIP93_TLS_MAYBE,	/* a failed parameter call may have left one pending */
+	EIP93_TLS_NONE = 0, /* no record AAD pending */
+	EIP93_TLS_SET,	    /* tls_aad[] pending, as the delegate corrected it */
+	EIP93_TLS_MAYBE,    /* a failed parameter call may have left one pending */
 };
 
 struct eip93_shadow {
 	int enc;
 	enum eip93_iv_state iv_state;
 	enum eip93_msg_state msg;
-	size_t ivlen;				/* the delegate's IV length */
-	unsigned char iv[EIP93_SHADOW_IVLEN];	/* the message IV (READY, STARTED) */
+	size_t ivlen;			      /* the delegate's IV length */
+	unsigned char iv[EIP93_SHADOW_IVLEN]; /* the message IV (READY, STARTED) */
 
 	/* IV generation (TLS fixed IV, OpenSSH's whole IV): the delegate's IV buffer. */
-	int gen;				/* IV_FIXED accepted: IV_GEN/IV_INV work */
-	size_t gen_known;			/* leading bytes of gen_iv[] we know */
+	int gen;	  /* IV_FIXED accepted: IV_GEN/IV_INV work */
+	size_t gen_known; /* leading bytes of gen_iv[] we know */
 	unsigned char gen_iv[EIP93_SHADOW_IVLEN];
 
-	size_t aadlen;				/* AAD of this message; may exceed aad[] */
+	size_t aadlen; /* AAD of this message; may exceed aad[] */
 	unsigned char aad[EIP93_SHADOW_MAX_AAD];
-	size_t taglen;				/* decrypt: tag bytes set before any data */
+	size_t taglen; /* decrypt: tag bytes set before any data */
 	unsigned char tag[EIP93_SHADOW_TAGLEN];
 
 	enum eip93_tls_state tls;
@@ -76,14 +76,14 @@ enum eip93_shadow_event {
 	EIP93_EV_IV_INV,	/* SET_IV_INV accepted: data/len */
 	EIP93_EV_IVLEN,		/* AEAD_IVLEN accepted: len */
 	EIP93_EV_TAG,		/* decrypt tag accepted: data/len */
-	EIP93_EV_PARAMS_FAILED,	/* set_ctx_params refused midway: may_tls */
+	EIP93_EV_PARAMS_FAILED, /* set_ctx_params refused midway: may_tls */
 };
 
 struct eip93_shadow_ev {
 	enum eip93_shadow_event ev;
-	int enc;			/* INIT, INIT_FAILED */
-	int has_key;			/* INIT: a key came with it */
-	int may_tls;			/* INIT_FAILED, PARAMS_FAILED: the call carried a TLS1_AAD */
+	int enc;     /* INIT, INIT_FAILED */
+	int has_key; /* INIT: a key came with it */
+	int may_tls; /* INIT_FAILED, PARAMS_FAILED: the call carried a TLS1_AAD */
 	const unsigned char *data;
 	size_t len;
 };

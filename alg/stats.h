@@ -14,13 +14,13 @@
 struct eip93_stats {
 	_Atomic uint64_t engine_messages;
 	_Atomic uint64_t engine_bytes;
-	_Atomic uint64_t sw_by_reason[EIP93_SW_NREASONS];	/* software messages by reason */
+	_Atomic uint64_t sw_by_reason[EIP93_SW_NREASONS]; /* software messages by reason */
 	_Atomic uint64_t key_checks_passed;
 	_Atomic uint64_t key_checks_failed;
 	_Atomic uint64_t engine_errors;
-	_Atomic uint64_t engine_faults;	/* wrong results caught: key checks, integrity checks */
-	_Atomic uint64_t adapt_explore_engine;	/* engine messages sent to sample its cost */
-	_Atomic uint64_t adapt_explore_sw;	/* software messages sent to sample its cost */
+	_Atomic uint64_t engine_faults; /* wrong results caught: key checks, integrity checks */
+	_Atomic uint64_t adapt_explore_engine; /* engine messages sent to sample its cost */
+	_Atomic uint64_t adapt_explore_sw;     /* software messages sent to sample its cost */
 };
 
 static inline void eip93_stat_add(_Atomic uint64_t *c, uint64_t n)

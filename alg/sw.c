@@ -11,9 +11,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-const char *const eip93_gcm_names[EIP93_NKEYSIZES] = {
-	"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"
-};
+const char *const eip93_gcm_names[EIP93_NKEYSIZES] = { "AES-128-GCM", "AES-192-GCM",
+						       "AES-256-GCM" };
 
 /* Does the ':'-separated list @names contain @name (case-insensitively)? */
 static int names_contain(const char *names, const char *name)
@@ -69,28 +68,52 @@ static int propq_provider(const char *propq, char *out, size_t outlen)
 	return 0;
 }
 
-#define TAKE(field, type)                                      \
-	do {                                                   \
-		if (impl->field == NULL)                       \
-			impl->field = OSSL_FUNC_##type(d);     \
+#define TAKE(field, type)                                                                          \
+	do {                                                                                       \
+		if (impl->field == NULL)                                                           \
+			impl->field = OSSL_FUNC_##type(d);                                         \
 	} while (0)
 
 static int fill_impl(struct eip93_sw_impl *impl, const OSSL_DISPATCH *d)
 {
 	for (; d->function_id != 0; d++) {
 		switch (d->function_id) {
-		case OSSL_FUNC_CIPHER_NEWCTX: TAKE(newctx, cipher_newctx); break;
-		case OSSL_FUNC_CIPHER_FREECTX: TAKE(freectx, cipher_freectx); break;
-		case OSSL_FUNC_CIPHER_DUPCTX: TAKE(dupctx, cipher_dupctx); break;
-		case OSSL_FUNC_CIPHER_ENCRYPT_INIT: TAKE(einit, cipher_encrypt_init); break;
-		case OSSL_FUNC_CIPHER_DECRYPT_INIT: TAKE(dinit, cipher_decrypt_init); break;
-		case OSSL_FUNC_CIPHER_UPDATE: TAKE(update, cipher_update); break;
-		case OSSL_FUNC_CIPHER_FINAL: TAKE(final, cipher_final); break;
-		case OSSL_FUNC_CIPHER_CIPHER: TAKE(cipher, cipher_cipher); break;
-		case OSSL_FUNC_CIPHER_GET_PARAMS: TAKE(get_params, cipher_get_params); break;
-		case OSSL_FUNC_CIPHER_GET_CTX_PARAMS: TAKE(get_ctx_params, cipher_get_ctx_params); break;
-		case OSSL_FUNC_CIPHER_SET_CTX_PARAMS: TAKE(set_ctx_params, cipher_set_ctx_params); break;
-		case OSSL_FUNC_CIPHER_GETTABLE_PARAMS: TAKE(gettable_params, cipher_gettable_params); break;
+		case OSSL_FUNC_CIPHER_NEWCTX:
+			TAKE(newctx, cipher_newctx);
+			break;
+		case OSSL_FUNC_CIPHER_FREECTX:
+			TAKE(freectx, cipher_freectx);
+			break;
+		case OSSL_FUNC_CIPHER_DUPCTX:
+			TAKE(dupctx, cipher_dupctx);
+			break;
+		case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
+			TAKE(einit, cipher_encrypt_init);
+			break;
+		case OSSL_FUNC_CIPHER_DECRYPT_INIT:
+			TAKE(dinit, cipher_decrypt_init);
+			break;
+		case OSSL_FUNC_CIPHER_UPDATE:
+			TAKE(update, cipher_update);
+			break;
+		case OSSL_FUNC_CIPHER_FINAL:
+			TAKE(final, cipher_final);
+			break;
+		case OSSL_FUNC_CIPHER_CIPHER:
+			TAKE(cipher, cipher_cipher);
+			break;
+		case OSSL_FUNC_CIPHER_GET_PARAMS:
+			TAKE(get_params, cipher_get_params);
+			break;
+		case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
+			TAKE(get_ctx_params, cipher_get_ctx_params);
+			break;
+		case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
+			TAKE(set_ctx_params, cipher_set_ctx_params);
+			break;
+		case OSSL_FUNC_CIPHER_GETTABLE_PARAMS:
+			TAKE(gettable_params, cipher_gettable_params);
+			break;
 		case OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS:
 			TAKE(gettable_ctx_params, cipher_gettable_ctx_params);
 			break;

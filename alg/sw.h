@@ -17,8 +17,8 @@
 enum eip93_keysize { EIP93_AES128 = 0, EIP93_AES192, EIP93_AES256, EIP93_NKEYSIZES };
 
 struct eip93_sw_impl {
-	void *provctx;		/* the delegate provider's context */
-	const char *names;	/* its algorithm names, e.g. "AES-128-GCM:id-aes128-GCM:..." */
+	void *provctx;	   /* the delegate provider's context */
+	const char *names; /* its algorithm names, e.g. "AES-128-GCM:id-aes128-GCM:..." */
 	OSSL_FUNC_cipher_newctx_fn *newctx;
 	OSSL_FUNC_cipher_freectx_fn *freectx;
 	OSSL_FUNC_cipher_dupctx_fn *dupctx;
@@ -37,8 +37,8 @@ struct eip93_sw_impl {
 
 struct eip93_sw_lib {
 	OSSL_LIB_CTX *libctx;
-	OSSL_PROVIDER *base;	/* "default", always loaded */
-	OSSL_PROVIDER *extra;	/* the provider fallback-properties names, if another */
+	OSSL_PROVIDER *base;  /* "default", always loaded */
+	OSSL_PROVIDER *extra; /* the provider fallback-properties names, if another */
 	struct eip93_sw_impl impl[EIP93_NKEYSIZES];
 };
 

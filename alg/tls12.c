@@ -129,7 +129,8 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 		return -ENOMEM;
 	r = eip93_engine_aead(ctx, 0, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, body,
 			      body + len);
-	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
+	if (r == 0 &&
+	    eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
 		r = WRONG;
 	if (r == 0)
 		(void)delegate_record(ctx, rec); /* refuses the empty record's tag, as planned */
@@ -149,17 +150,16 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 	enum eip93_sw_reason r;
 	int e, ok;
 
-	m.engine_available = atomic_load_explicit(&ctx->env->engine_available,
-						  memory_order_relaxed);
+	m.engine_available =
+		atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed);
 	m.key_set = ctx->key.set;
 	m.key_failed = ctx->key.failed;
 	m.enc = ctx->sh.enc;
 	m.ivlen = ctx->sh.ivlen;
 	m.tls = 1;
 	/* Decrypting, the delegate takes the explicit IV only with IV generation on. */
-	m.tls_ok = ctx->sh.tls == EIP93_TLS_SET && in == out && in != NULL &&
-		   inl >= EIV + TAG && eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0 &&
-		   (ctx->sh.enc || ctx->sh.gen);
+	m.tls_ok = ctx->sh.tls == EIP93_TLS_SET && in == out && in != NULL && inl >= EIV + TAG &&
+		   eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0 && (ctx->sh.enc || ctx->sh.gen);
 	m.taglen = TAG;
 	m.aadlen = sizeof(ctx->sh.tls_aad);
 	m.len = len;
@@ -188,7 +188,8 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 		} else if (e == -EBADMSG) {
 			ctx->engine_rejected = 1;
 			r = EIP93_SW_REPLAY;
-			atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+			atomic_store_explicit(&ctx->env->consecutive_errors, 0,
+					      memory_order_relaxed);
 		} else if (e == -EINVAL || e == REFUSED) {
 			r = EIP93_SW_TLS;
 		} else {
@@ -202,7 +203,8 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 	if (r == EIP93_SW_ADAPT)
 		eip93_adapt_end(&at, ok);
 	if (ok && ctx->engine_rejected)
-		eip93_engine_fault(ctx, "a TLS record tag the engine refused and software accepted");
+		eip93_engine_fault(ctx,
+				   "a TLS record tag the engine refused and software accepted");
 	ctx->engine_rejected = 0;
 	eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
 	return ok;

@@ -26,7 +26,6 @@
 #include <string.h>
 #include <time.h>
 
-
 #define BLK 16
 #define PAGE 4096
 /* First, last, random, and two per page boundary (two kinds) of a 64 KiB message. */

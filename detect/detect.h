@@ -19,10 +19,10 @@
 #define EIP93_DT_SYSFS_PATH "/sys/firmware/devicetree/base/compatible"
 
 enum eip93_dt_class {
-	EIP93_DT_MATCH = 0,	/* lists airoha,an7581 or airoha,en7581 */
-	EIP93_DT_EXCLUDED,	/* lists airoha,an7583 or airoha,en7583 */
-	EIP93_DT_OTHER,		/* well formed, some other board */
-	EIP93_DT_MALFORMED,	/* empty, unterminated, empty or non-printable string */
+	EIP93_DT_MATCH = 0, /* lists airoha,an7581 or airoha,en7581 */
+	EIP93_DT_EXCLUDED,  /* lists airoha,an7583 or airoha,en7583 */
+	EIP93_DT_OTHER,	    /* well formed, some other board */
+	EIP93_DT_MALFORMED, /* empty, unterminated, empty or non-printable string */
 };
 
 /**
@@ -56,8 +56,8 @@ void eip93_dt_describe(const unsigned char *buf, size_t len, char *out, size_t o
 #define EIP93_HWCAP_AES (1UL << 3)
 
 struct eip93_cpu_facts {
-	int is_aarch64;		/* compiled for and running on aarch64 */
-	unsigned long hwcap;	/* AT_HWCAP, 0 when not aarch64 */
+	int is_aarch64;	     /* compiled for and running on aarch64 */
+	unsigned long hwcap; /* AT_HWCAP, 0 when not aarch64 */
 };
 
 /* eip93_cpu_read() - the CPU this process runs on. */

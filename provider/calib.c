@@ -13,13 +13,22 @@
 #include "config.h"
 
 enum key_id {
-	K_FORMAT, K_DATE, K_KERNEL, K_OPENSSL, K_PROVIDER, K_COMPOSITION, K_VERDICT,
-	K_MIN, K_MAX, K_REASON, K_N
+	K_FORMAT,
+	K_DATE,
+	K_KERNEL,
+	K_OPENSSL,
+	K_PROVIDER,
+	K_COMPOSITION,
+	K_VERDICT,
+	K_MIN,
+	K_MAX,
+	K_REASON,
+	K_N
 };
 
 static const char *const key_names[K_N] = {
-	"format", "date", "kernel-release", "openssl-version", "provider-version",
-	"composition", "verdict", "min-size", "max-size", "reason",
+	"format",      "date",	  "kernel-release", "openssl-version", "provider-version",
+	"composition", "verdict", "min-size",	    "max-size",	       "reason",
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -82,12 +91,21 @@ static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, un
 	case K_FORMAT:
 		r = strcmp(v, EIP93_CALIB_FORMAT) == 0 ? 0 : -1;
 		break;
-	case K_DATE: r = copy_text(c->date, sizeof(c->date), v); break;
-	case K_KERNEL: r = copy_text(c->kernel, sizeof(c->kernel), v); break;
-	case K_OPENSSL: r = copy_text(c->openssl, sizeof(c->openssl), v); break;
-	case K_PROVIDER: r = copy_text(c->provider, sizeof(c->provider), v); break;
+	case K_DATE:
+		r = copy_text(c->date, sizeof(c->date), v);
+		break;
+	case K_KERNEL:
+		r = copy_text(c->kernel, sizeof(c->kernel), v);
+		break;
+	case K_OPENSSL:
+		r = copy_text(c->openssl, sizeof(c->openssl), v);
+		break;
+	case K_PROVIDER:
+		r = copy_text(c->provider, sizeof(c->provider), v);
+		break;
 	case K_COMPOSITION:
-		r = eip93_kalg_index(v) < 0 ? -1 : copy_text(c->composition, sizeof(c->composition), v);
+		r = eip93_kalg_index(v) < 0 ? -1
+					    : copy_text(c->composition, sizeof(c->composition), v);
 		break;
 	case K_VERDICT:
 		if (strcmp(v, "engine") == 0 || strcmp(v, "off") == 0)
@@ -95,18 +113,25 @@ static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, un
 		else
 			r = -1;
 		break;
-	case K_MIN: r = parse_size(v, &c->min_size); break;
-	case K_MAX: r = parse_size(v, &c->max_size); break;
-	case K_REASON: r = copy_text(c->reason, sizeof(c->reason), v); break;
-	default: break;
+	case K_MIN:
+		r = parse_size(v, &c->min_size);
+		break;
+	case K_MAX:
+		r = parse_size(v, &c->max_size);
+		break;
+	case K_REASON:
+		r = copy_text(c->reason, sizeof(c->reason), v);
+		break;
+	default:
+		break;
 	}
 	if (r < 0)
-		return fail(err, errlen, "line %u: invalid value %s = \"%.60s\"", lineno, key_names[k], v);
+		return fail(err, errlen, "line %u: invalid value %s = \"%.60s\"", lineno,
+			    key_names[k], v);
 	return 0;
 }
 
-int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *err,
-		      size_t errlen)
+int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *err, size_t errlen)
 {
 	char line[EIP93_CALIB_REASON + 64];
 	unsigned int seen = 0, lineno = 0;
@@ -128,7 +153,8 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 			unsigned char ch = (unsigned char)buf[i];
 
 			if (ch < 0x20 || ch == 0x7f)
-				return fail(err, errlen, "line %u: control byte 0x%02x", lineno, ch);
+				return fail(err, errlen, "line %u: control byte 0x%02x", lineno,
+					    ch);
 			if (n + 1 >= sizeof(line))
 				return fail(err, errlen, "line %u: longer than %zu bytes", lineno,
 					    sizeof(line) - 1);
@@ -152,8 +178,8 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 		if (!(seen & (1U << K_MIN)) || !(seen & (1U << K_MAX)))
 			return fail(err, errlen, "verdict = engine without min-size and max-size");
 		if (c->min_size > c->max_size)
-			return fail(err, errlen, "min-size = %zu is above max-size = %zu", c->min_size,
-				    c->max_size);
+			return fail(err, errlen, "min-size = %zu is above max-size = %zu",
+				    c->min_size, c->max_size);
 	} else {
 		if (seen & ((1U << K_MIN) | (1U << K_MAX)))
 			return fail(err, errlen, "verdict = off with a window");
@@ -207,11 +233,13 @@ int eip93_calib_stale(const struct eip93_calib *c, const struct eip93_calib_fact
 		return 1;
 	}
 	if (strcmp(c->openssl, f->openssl) != 0) {
-		snprintf(why, whylen, "measured with OpenSSL %s, this is %s", c->openssl, f->openssl);
+		snprintf(why, whylen, "measured with OpenSSL %s, this is %s", c->openssl,
+			 f->openssl);
 		return 1;
 	}
 	if (strcmp(c->provider, f->provider) != 0) {
-		snprintf(why, whylen, "measured with eip93 %s, this is %s", c->provider, f->provider);
+		snprintf(why, whylen, "measured with eip93 %s, this is %s", c->provider,
+			 f->provider);
 		return 1;
 	}
 	return 0;

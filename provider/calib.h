@@ -14,41 +14,41 @@
 #include <stddef.h>
 
 #define EIP93_CALIB_FORMAT "1"
-#define EIP93_CALIB_MAX_FILE 16384	/* larger is corrupt */
-#define EIP93_CALIB_TEXT 160		/* each string value, with its NUL */
+#define EIP93_CALIB_MAX_FILE 16384 /* larger is corrupt */
+#define EIP93_CALIB_TEXT 160	   /* each string value, with its NUL */
 #define EIP93_CALIB_REASON 512
 
 struct eip93_calib {
-	char date[EIP93_CALIB_TEXT];		/* date = 2026-12-01T10:00:00Z */
-	char kernel[EIP93_CALIB_TEXT];		/* kernel-release = uname -r */
-	char openssl[EIP93_CALIB_TEXT];	/* openssl-version = 3.0.17 */
-	char provider[EIP93_CALIB_TEXT];	/* provider-version = 0.1.0 */
-	char composition[EIP93_CALIB_TEXT];	/* one of eip93_kalg_names */
-	int engine;				/* verdict = engine (1) | off (0) */
-	size_t min_size, max_size;		/* the window, when engine */
-	char reason[EIP93_CALIB_REASON];	/* the measured reason */
+	char date[EIP93_CALIB_TEXT];	    /* date = 2026-12-01T10:00:00Z */
+	char kernel[EIP93_CALIB_TEXT];	    /* kernel-release = uname -r */
+	char openssl[EIP93_CALIB_TEXT];	    /* openssl-version = 3.0.17 */
+	char provider[EIP93_CALIB_TEXT];    /* provider-version = 0.1.0 */
+	char composition[EIP93_CALIB_TEXT]; /* one of eip93_kalg_names */
+	int engine;			    /* verdict = engine (1) | off (0) */
+	size_t min_size, max_size;	    /* the window, when engine */
+	char reason[EIP93_CALIB_REASON];    /* the measured reason */
 };
 
 enum eip93_calib_state {
-	EIP93_CALIB_NONE = 0,	/* calibration-file = none */
-	EIP93_CALIB_ABSENT,	/* no file: uncalibrated */
-	EIP93_CALIB_INVALID,	/* unreadable or corrupt: engine off */
-	EIP93_CALIB_LOADED,	/* parsed; may still be stale */
+	EIP93_CALIB_NONE = 0, /* calibration-file = none */
+	EIP93_CALIB_ABSENT,   /* no file: uncalibrated */
+	EIP93_CALIB_INVALID,  /* unreadable or corrupt: engine off */
+	EIP93_CALIB_LOADED,   /* parsed; may still be stale */
 };
 
 /* What the gate gets: the file's state, its path and, when loaded, its contents. */
 struct eip93_calib_load {
 	enum eip93_calib_state state;
 	char path[256];
-	char error[256];	/* EIP93_CALIB_INVALID: why */
+	char error[256]; /* EIP93_CALIB_INVALID: why */
 	struct eip93_calib cal;
 };
 
 /* The running system, compared with what a calibration recorded. */
 struct eip93_calib_facts {
-	const char *kernel;	/* uname -r */
-	const char *openssl;	/* OpenSSL_version(OPENSSL_VERSION_STRING) */
-	const char *provider;	/* EIP93_VERSION */
+	const char *kernel;   /* uname -r */
+	const char *openssl;  /* OpenSSL_version(OPENSSL_VERSION_STRING) */
+	const char *provider; /* EIP93_VERSION */
 };
 
 /**
@@ -57,8 +57,7 @@ struct eip93_calib_facts {
  *
  * Return: 0, or -EINVAL (corrupt) with @err filled.
  */
-int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *err,
-		      size_t errlen);
+int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *err, size_t errlen);
 
 /**
  * eip93_calib_format() - the file's text for @c (what parse accepts).

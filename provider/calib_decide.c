@@ -4,13 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-const size_t eip93_calib_sizes[EIP93_CALIB_NSIZES] = {
-	1024, 2048, 4096, 8192, 16384, 32768, 49152, 65536
-};
+const size_t eip93_calib_sizes[EIP93_CALIB_NSIZES] = { 1024,  2048,  4096,  8192,
+						       16384, 32768, 49152, 65536 };
 
-const char *const eip93_calib_cell_names[EIP93_CALIB_NCELLS] = {
-	"AES-128 enc", "AES-128 dec", "AES-256 enc", "AES-256 dec"
-};
+const char *const eip93_calib_cell_names[EIP93_CALIB_NCELLS] = { "AES-128 enc", "AES-128 dec",
+								 "AES-256 enc", "AES-256 dec" };
 
 static int noisy(const struct eip93_calib_stat *s)
 {
@@ -34,10 +32,14 @@ enum eip93_calib_outcome eip93_calib_cell_outcome(const struct eip93_calib_cell 
 const char *eip93_calib_outcome_name(enum eip93_calib_outcome o)
 {
 	switch (o) {
-	case EIP93_CELL_WIN: return "win";
-	case EIP93_CELL_TIE: return "tie";
-	case EIP93_CELL_LOSE: return "lose";
-	default: return "noisy";
+	case EIP93_CELL_WIN:
+		return "win";
+	case EIP93_CELL_TIE:
+		return "tie";
+	case EIP93_CELL_LOSE:
+		return "lose";
+	default:
+		return "noisy";
 	}
 }
 
@@ -61,9 +63,11 @@ static void describe(const struct eip93_calib_table *t, int s, int k, char *buf,
 {
 	const struct eip93_calib_cell *c = &t->cell[s][k];
 
-	snprintf(buf, len, "%zu B %s: engine %.3f MB/s [%.3f-%.3f] vs software %.3f MB/s "
-		 "[%.3f-%.3f], %s", eip93_calib_sizes[s], eip93_calib_cell_names[k], c->eng.med,
-		 c->eng.min, c->eng.max, c->sw.med, c->sw.min, c->sw.max,
+	snprintf(buf, len,
+		 "%zu B %s: engine %.3f MB/s [%.3f-%.3f] vs software %.3f MB/s "
+		 "[%.3f-%.3f], %s",
+		 eip93_calib_sizes[s], eip93_calib_cell_names[k], c->eng.med, c->eng.min,
+		 c->eng.max, c->sw.med, c->sw.min, c->sw.max,
 		 eip93_calib_outcome_name(eip93_calib_cell_outcome(c)));
 }
 
@@ -95,13 +99,16 @@ void eip93_calib_decide(const struct eip93_calib_table *t, struct eip93_calib_ch
 	}
 	if (t->rounds < 3) {
 		memset(out->size_wins, 0, sizeof(out->size_wins));
-		snprintf(out->reason, sizeof(out->reason), "only %u rounds measured (at least 3 "
-			 "are needed to tell a win from noise)", t->rounds);
+		snprintf(out->reason, sizeof(out->reason),
+			 "only %u rounds measured (at least 3 "
+			 "are needed to tell a win from noise)",
+			 t->rounds);
 		return;
 	}
 	if (best_len == 0) {
 		describe(t, closest, worst_cell(t, closest), row, sizeof(row));
-		snprintf(out->reason, sizeof(out->reason), "%s: no payload size from 1 to 64 KiB "
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: no payload size from 1 to 64 KiB "
 			 "where the engine beats software in all four cases; closest: %s",
 			 t->composition, row);
 		return;
@@ -123,9 +130,10 @@ void eip93_calib_decide(const struct eip93_calib_table *t, struct eip93_calib_ch
 
 		describe(t, s, worst_cell(t, s), row, sizeof(row));
 	}
-	snprintf(out->reason, sizeof(out->reason), "%s: the engine beats software from %zu to "
-		 "%zu bytes in all four cases (at %s)", t->composition, out->min_size,
-		 out->max_size, row);
+	snprintf(out->reason, sizeof(out->reason),
+		 "%s: the engine beats software from %zu to "
+		 "%zu bytes in all four cases (at %s)",
+		 t->composition, out->min_size, out->max_size, row);
 }
 
 int eip93_calib_choose(const struct eip93_calib_table *t, size_t n, struct eip93_calib_choice *out)

@@ -11,10 +11,10 @@
 
 #include <stddef.h>
 
-#define EIP93_CALIB_NSIZES 8	/* 1, 2, 4, 8, 16, 32, 48, 64 KiB */
-#define EIP93_CALIB_NCELLS 4	/* AES-128 enc, AES-128 dec, AES-256 enc, AES-256 dec */
-#define EIP93_CALIB_MIN_GAIN 1.05	/* a win is at least 5% faster (medians) */
-#define EIP93_CALIB_MAX_SPREAD 0.5	/* overlapping rows spread wider than this are "noisy" */
+#define EIP93_CALIB_NSIZES 8	   /* 1, 2, 4, 8, 16, 32, 48, 64 KiB */
+#define EIP93_CALIB_NCELLS 4	   /* AES-128 enc, AES-128 dec, AES-256 enc, AES-256 dec */
+#define EIP93_CALIB_MIN_GAIN 1.05  /* a win is at least 5% faster (medians) */
+#define EIP93_CALIB_MAX_SPREAD 0.5 /* overlapping rows spread wider than this are "noisy" */
 
 extern const size_t eip93_calib_sizes[EIP93_CALIB_NSIZES];
 extern const char *const eip93_calib_cell_names[EIP93_CALIB_NCELLS];
@@ -25,9 +25,9 @@ struct eip93_calib_stat {
 };
 
 struct eip93_calib_cell {
-	struct eip93_calib_stat sw;	/* the default provider */
-	struct eip93_calib_stat eng;	/* eip93's engine path */
-	double sw_cpu, eng_cpu;		/* CPU ns per byte (medians), shown, not decided on */
+	struct eip93_calib_stat sw;  /* the default provider */
+	struct eip93_calib_stat eng; /* eip93's engine path */
+	double sw_cpu, eng_cpu;	     /* CPU ns per byte (medians), shown, not decided on */
 };
 
 /* One composition's measurements. */
@@ -38,10 +38,11 @@ struct eip93_calib_table {
 };
 
 enum eip93_calib_outcome {
-	EIP93_CELL_WIN = 0,	/* slowest engine round beats the fastest software round, by >= 5% median */
-	EIP93_CELL_TIE,		/* ranges overlap: within noise */
-	EIP93_CELL_LOSE,	/* fastest engine round below the slowest software round */
-	EIP93_CELL_NOISY,	/* ranges overlap and a spread is above 50% of its median (or 0 MB/s) */
+	EIP93_CELL_WIN =
+		0,	/* slowest engine round beats the fastest software round, by >= 5% median */
+	EIP93_CELL_TIE, /* ranges overlap: within noise */
+	EIP93_CELL_LOSE,  /* fastest engine round below the slowest software round */
+	EIP93_CELL_NOISY, /* ranges overlap and a spread is above 50% of its median (or 0 MB/s) */
 };
 
 /* eip93_calib_cell_outcome() - one row's verdict. */
@@ -51,11 +52,11 @@ enum eip93_calib_outcome eip93_calib_cell_outcome(const struct eip93_calib_cell 
 const char *eip93_calib_outcome_name(enum eip93_calib_outcome o);
 
 struct eip93_calib_choice {
-	int engine;			/* 1: the engine in [min_size, max_size] */
+	int engine; /* 1: the engine in [min_size, max_size] */
 	size_t min_size, max_size;
 	int size_wins[EIP93_CALIB_NSIZES]; /* every cell at that size wins */
-	double score;			/* to compare compositions: sizes won, then gain */
-	char reason[400];		/* with the measured numbers */
+	double score;			   /* to compare compositions: sizes won, then gain */
+	char reason[400];		   /* with the measured numbers */
 };
 
 /**

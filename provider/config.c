@@ -9,11 +9,19 @@
 #include "../alg/adapt.h"
 #include "../alg/route.h"
 
-const char *const eip93_config_keys[] = {
-	"enable", "min-size", "max-size", "max-sockets", "timeout-ms", "notice",
-	"fallback-properties", "kernel-algorithm", "calibration-file",
-	"routing", "adaptive-explore", "adaptive-engine-weight", NULL
-};
+const char *const eip93_config_keys[] = { "enable",
+					  "min-size",
+					  "max-size",
+					  "max-sockets",
+					  "timeout-ms",
+					  "notice",
+					  "fallback-properties",
+					  "kernel-algorithm",
+					  "calibration-file",
+					  "routing",
+					  "adaptive-explore",
+					  "adaptive-engine-weight",
+					  NULL };
 
 /* The compositions the gate may bind, in the order it tries them (SPEC step 5). */
 const char *const eip93_kalg_names[EIP93_NKALG] = {
@@ -92,8 +100,8 @@ static int bad(char *err, size_t errlen, const char *key, const char *value, con
 	return ret;
 }
 
-int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
-		     char *err, size_t errlen)
+int eip93_config_set(struct eip93_config *c, const char *key, const char *value, char *err,
+		     size_t errlen)
 {
 	unsigned long long n;
 	int b, r;
@@ -146,7 +154,8 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 			return bad(err, errlen, key, value,
 				   "one of gcm_base(ctr(aes-eip93),ghash-neon), "
 				   "gcm_base(ctr(aes-eip93),ghash-generic), "
-				   "gcm_base(ctr(aes-eip93),ghash-lib)", -EINVAL);
+				   "gcm_base(ctr(aes-eip93),ghash-lib)",
+				   -EINVAL);
 		strcpy(c->kalg, value);
 		return 0;
 	}
@@ -180,7 +189,8 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 	if (strcmp(key, "adaptive-engine-weight") == 0) {
 		r = parse_dec(value, EIP93_ADAPT_WEIGHT_MIN, EIP93_ADAPT_WEIGHT_MAX, &n);
 		if (r < 0)
-			return bad(err, errlen, key, value, "a decimal percentage from 10 to 10000", r);
+			return bad(err, errlen, key, value, "a decimal percentage from 10 to 10000",
+				   r);
 		c->weight = (unsigned int)n;
 		return 0;
 	}

@@ -21,19 +21,19 @@
 #endif
 
 struct eip93_config {
-	int enable;			/* enable = yes|no */
-	size_t min_size;		/* min-size */
-	size_t max_size;		/* max-size */
-	unsigned int max_sockets;	/* max-sockets */
-	unsigned int timeout_ms;	/* timeout-ms */
-	int notice;			/* notice = yes|no */
+	int enable;				  /* enable = yes|no */
+	size_t min_size;			  /* min-size */
+	size_t max_size;			  /* max-size */
+	unsigned int max_sockets;		  /* max-sockets */
+	unsigned int timeout_ms;		  /* timeout-ms */
+	int notice;				  /* notice = yes|no */
 	char fallback_propq[EIP93_CFG_PROPQ_MAX]; /* fallback-properties */
-	char kalg[64];			/* kernel-algorithm; "" = the first that binds */
-	char calib_file[EIP93_CFG_PATH_MAX]; /* calibration-file; "" = none */
-	int window_set;			/* min-size or max-size given explicitly */
-	int routing;			/* routing = adaptive|fixed (EIP93_ROUTING_*) */
-	unsigned int explore;		/* adaptive-explore: 1 in N messages samples the other path */
-	unsigned int weight;		/* adaptive-engine-weight: percent (100: the cheaper path) */
+	char kalg[64];				  /* kernel-algorithm; "" = the first that binds */
+	char calib_file[EIP93_CFG_PATH_MAX];	  /* calibration-file; "" = none */
+	int window_set;				  /* min-size or max-size given explicitly */
+	int routing;				  /* routing = adaptive|fixed (EIP93_ROUTING_*) */
+	unsigned int explore; /* adaptive-explore: 1 in N messages samples the other path */
+	unsigned int weight;  /* adaptive-engine-weight: percent (100: the cheaper path) */
 };
 
 enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };
@@ -58,8 +58,8 @@ void eip93_config_defaults(struct eip93_config *c);
  * Return: 0, -EINVAL (bad value), -ERANGE (out of range) or -ENOENT
  * (unknown key).  @c is unchanged on failure.
  */
-int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
-		     char *err, size_t errlen);
+int eip93_config_set(struct eip93_config *c, const char *key, const char *value, char *err,
+		     size_t errlen);
 
 /**
  * eip93_config_check() - cross-key checks once every key is applied.

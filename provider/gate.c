@@ -18,7 +18,8 @@ static void off(struct eip93_gate *g, const char *fmt, ...)
 	g->enabled = 0;
 	g->kalg[0] = '\0';
 	memcpy(g->status, prefix, sizeof(prefix));
-	vsnprintf(g->status + sizeof(prefix) - 1, sizeof(g->status) - (sizeof(prefix) - 1), fmt, ap);
+	vsnprintf(g->status + sizeof(prefix) - 1, sizeof(g->status) - (sizeof(prefix) - 1), fmt,
+		  ap);
 	va_end(ap);
 }
 
@@ -28,17 +29,39 @@ static void errno_text(int err, char *buf, size_t len)
 	const char *name;
 
 	switch (err) {
-	case ENOENT: name = "ENOENT"; break;
-	case EINVAL: name = "EINVAL"; break;
-	case EPERM: name = "EPERM"; break;
-	case EACCES: name = "EACCES"; break;
-	case EAFNOSUPPORT: name = "EAFNOSUPPORT"; break;
-	case ENOMEM: name = "ENOMEM"; break;
-	case EFBIG: name = "EFBIG"; break;
-	case EBUSY: name = "EBUSY"; break;
-	case EMFILE: name = "EMFILE"; break;
-	case ENFILE: name = "ENFILE"; break;
-	default: name = "errno"; break;
+	case ENOENT:
+		name = "ENOENT";
+		break;
+	case EINVAL:
+		name = "EINVAL";
+		break;
+	case EPERM:
+		name = "EPERM";
+		break;
+	case EACCES:
+		name = "EACCES";
+		break;
+	case EAFNOSUPPORT:
+		name = "EAFNOSUPPORT";
+		break;
+	case ENOMEM:
+		name = "ENOMEM";
+		break;
+	case EFBIG:
+		name = "EFBIG";
+		break;
+	case EBUSY:
+		name = "EBUSY";
+		break;
+	case EMFILE:
+		name = "EMFILE";
+		break;
+	case ENFILE:
+		name = "ENFILE";
+		break;
+	default:
+		name = "errno";
+		break;
 	}
 	snprintf(buf, len, "%s %d (%s)", name, err, strerror(err));
 }
@@ -65,8 +88,10 @@ static int gate_dt(const struct eip93_gate_input *in, struct eip93_gate *g)
 			if (r2 < 0) {
 				errno_text(-r, e1, sizeof(e1));
 				errno_text(-r2, e2, sizeof(e2));
-				off(g, "device tree: " EIP93_DT_PROC_PATH ": %s; "
-				    EIP93_DT_SYSFS_PATH ": %s", e1, e2);
+				off(g,
+				    "device tree: " EIP93_DT_PROC_PATH ": %s; " EIP93_DT_SYSFS_PATH
+				    ": %s",
+				    e1, e2);
 				return 0;
 			}
 		} else if (r < 0) {
@@ -107,7 +132,8 @@ static int gate_cpu(const struct eip93_gate_input *in, struct eip93_gate *g)
 		return 0;
 	}
 	if (eip93_cpu_has_aes(cpu.hwcap)) {
-		off(g, "cpu: has the ARMv8 AES instructions (HWCAP_AES); software AES-GCM is faster");
+		off(g,
+		    "cpu: has the ARMv8 AES instructions (HWCAP_AES); software AES-GCM is faster");
 		return 0;
 	}
 	return 1;
@@ -157,20 +183,24 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 	char why[400];
 
 	if (f->kernel == NULL || f->openssl == NULL || f->provider == NULL) {
-		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): this system's kernel, "
+		snprintf(g->calib, sizeof(g->calib),
+			 "stale: ignored (%s): this system's kernel, "
 			 "OpenSSL or provider version is unknown; using the defaults",
 			 in->calib->path);
 		return 0;
 	}
 	if (eip93_calib_stale(c, f, why, sizeof(why))) {
-		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): %s; using the defaults "
-			 "(run eip93-doctor calibrate)", in->calib->path, why);
+		snprintf(g->calib, sizeof(g->calib),
+			 "stale: ignored (%s): %s; using the defaults "
+			 "(run eip93-doctor calibrate)",
+			 in->calib->path, why);
 		return 0;
 	}
 	if (in->cfg->kalg[0] != '\0' && strcmp(in->cfg->kalg, c->composition) != 0) {
-		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): measured for %s, "
-			 "kernel-algorithm = %s in config; using the defaults", in->calib->path,
-			 c->composition, in->cfg->kalg);
+		snprintf(g->calib, sizeof(g->calib),
+			 "stale: ignored (%s): measured for %s, "
+			 "kernel-algorithm = %s in config; using the defaults",
+			 in->calib->path, c->composition, in->cfg->kalg);
 		return 0;
 	}
 	return 1;
@@ -186,7 +216,8 @@ int eip93_gate_driver_registered(void)
 	if (f == NULL)
 		return -1;
 	while (!found && fgets(line, sizeof(line), f) != NULL)
-		found = strncmp(line, "driver", 6) == 0 && strstr(line, ": ctr(aes-eip93)\n") != NULL;
+		found = strncmp(line, "driver", 6) == 0 &&
+			strstr(line, ": ctr(aes-eip93)\n") != NULL;
 	fclose(f);
 	return found;
 }
@@ -222,10 +253,11 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 	}
 	v72 = release_version(release, &major, &minor) && (major > 7 || (major == 7 && minor >= 2));
 	if (all_afns)
-		return restrict_val == 2 ? "af_alg_restrict = 2 forbids AF_ALG sockets "
-					   "(socket: EAFNOSUPPORT)"
-					 : "this kernel offers no AF_ALG sockets (af_alg/algif_aead "
-					   "not loaded or not built)";
+		return restrict_val == 2
+			       ? "af_alg_restrict = 2 forbids AF_ALG sockets "
+				 "(socket: EAFNOSUPPORT)"
+			       : "this kernel offers no AF_ALG sockets (af_alg/algif_aead "
+				 "not loaded or not built)";
 	if (restrict_val == 1 && all_noent)
 		return "af_alg_restrict = 1 (the Linux 7.3 default) refuses gcm: AEAD binds are "
 		       "limited to ccm(aes)";
@@ -234,7 +266,8 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 			     "AF_ALG refuses hardware drivers from Linux 7.2 anyway"
 			   : "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto)";
 	if (v72 && err[EIP93_NKALG - 1] == ENOENT)
-		return "AF_ALG refuses hardware drivers from Linux 7.2 (ctr(aes-eip93) is async and "
+		return "AF_ALG refuses hardware drivers from Linux 7.2 (ctr(aes-eip93) is async "
+		       "and "
 		       "driver-only); ghash-lib is the right name but the driver cannot be bound";
 	if (major >= 7 && minor >= 1 && err[EIP93_NKALG - 1] != 0)
 		return "Linux 7.1+: only ghash-lib is a valid GHASH name, and it does not bind";
@@ -285,9 +318,10 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 		errno_text(-r, e, sizeof(e));
 		snprintf(tried[t++], sizeof(tried[0]), "kernel: AF_ALG bind %s: %s", order[i], e);
 		if (calib_first && i == 0)
-			snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): its composition %s "
-				 "no longer binds (%s); using the defaults", in->calib->path,
-				 order[0], e);
+			snprintf(g->calib, sizeof(g->calib),
+				 "stale: ignored (%s): its composition %s "
+				 "no longer binds (%s); using the defaults",
+				 in->calib->path, order[0], e);
 	}
 	if (t == 1) {
 		off(g, "%s (kernel-algorithm = %s in config)", tried[0], in->cfg->kalg);
@@ -308,7 +342,8 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 	const struct eip93_calib *c = &in->calib->cal;
 
 	if (!c->engine) {
-		snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): off (the "
+		snprintf(g->calib, sizeof(g->calib),
+			 "calibrated %.40s on %.100s (%.200s): off (the "
 			 "engine does not beat software; the measured reason is in the verdict)",
 			 c->date, c->kernel, in->calib->path);
 		off(g, "calibration (%s, %s): the engine does not beat software: %s", c->date,
@@ -316,16 +351,18 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 		return;
 	}
 	if (in->cfg->window_set) {
-		snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): engine for "
-			 "%zu-%zu bytes, but min-size/max-size in config take precedence", c->date, c->kernel,
-			 in->calib->path, c->min_size, c->max_size);
+		snprintf(g->calib, sizeof(g->calib),
+			 "calibrated %.40s on %.100s (%.200s): engine for "
+			 "%zu-%zu bytes, but min-size/max-size in config take precedence",
+			 c->date, c->kernel, in->calib->path, c->min_size, c->max_size);
 		return;
 	}
 	g->min_size = c->min_size;
 	g->max_size = c->max_size;
 	g->window_calibrated = 1;
-	snprintf(g->calib, sizeof(g->calib), "calibrated %.40s on %.100s (%.200s): engine for %zu-%zu bytes",
-		 c->date, c->kernel, in->calib->path, c->min_size, c->max_size);
+	snprintf(g->calib, sizeof(g->calib),
+		 "calibrated %.40s on %.100s (%.200s): engine for %zu-%zu bytes", c->date,
+		 c->kernel, in->calib->path, c->min_size, c->max_size);
 }
 
 /* The calibration's state before any probe; 1 when it is current (step 6 applies). */
@@ -338,8 +375,10 @@ static int calib_state(const struct eip93_gate_input *in, struct eip93_gate *g)
 		return 0;
 	}
 	if (cl->state == EIP93_CALIB_ABSENT) {
-		snprintf(g->calib, sizeof(g->calib), "uncalibrated (no %s; run eip93-doctor "
-			 "calibrate); using the defaults", cl->path);
+		snprintf(g->calib, sizeof(g->calib),
+			 "uncalibrated (no %s; run eip93-doctor "
+			 "calibrate); using the defaults",
+			 cl->path);
 		return 0;
 	}
 	if (cl->state == EIP93_CALIB_INVALID) {
@@ -400,9 +439,10 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 	current = calib_state(in, out);
 	if (in->calib != NULL && in->calib->state == EIP93_CALIB_INVALID) {
 		/* A corrupt file is never guessed around: the engine stays off. */
-		off(out, "calibration file %s is invalid (%s): engine kept off; run eip93-doctor "
-		    "calibrate to rewrite it, or set calibration-file = none", in->calib->path,
-		    in->calib->error);
+		off(out,
+		    "calibration file %s is invalid (%s): engine kept off; run eip93-doctor "
+		    "calibrate to rewrite it, or set calibration-file = none",
+		    in->calib->path, in->calib->error);
 		return;
 	}
 	if (!gate_kernel(in, out, current && in->cfg->kalg[0] == '\0'))

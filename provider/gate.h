@@ -17,24 +17,24 @@
 
 struct eip93_gate {
 	int enabled;
-	char kalg[64];		/* kernel algorithm bound, when enabled */
-	char status[768];	/* "enabled: <kalg>" or "disabled: <reason>" */
-	size_t min_size;	/* the engine's window, when enabled */
+	char kalg[64];	  /* kernel algorithm bound, when enabled */
+	char status[768]; /* "enabled: <kalg>" or "disabled: <reason>" */
+	size_t min_size;  /* the engine's window, when enabled */
 	size_t max_size;
-	int window_calibrated;	/* the window comes from the calibration */
-	char calib[1024];	/* the calibration's state: "uncalibrated ...", "stale: ...", ... */
-	char ghash[160];	/* what the bound composition's GHASH means */
+	int window_calibrated; /* the window comes from the calibration */
+	char calib[1024];      /* the calibration's state: "uncalibrated ...", "stale: ...", ... */
+	char ghash[160];       /* what the bound composition's GHASH means */
 };
 
 /* Everything the verdict depends on besides the machine itself. */
 struct eip93_gate_input {
-	const char *env_switch;		/* getenv("EIP93_PROVIDER") */
+	const char *env_switch; /* getenv("EIP93_PROVIDER") */
 	const struct eip93_config *cfg;
-	const char *cfg_error;		/* non-NULL: the config was invalid */
-	const char *sw_error;		/* non-NULL: no software delegate */
-	int openssl_fips;		/* default properties ask for FIPS */
-	const char *dt_path_override;	/* test hooks only: compatible bytes file */
-	int hwcap_override;		/* test hooks only: use @hwcap as aarch64 AT_HWCAP */
+	const char *cfg_error;	      /* non-NULL: the config was invalid */
+	const char *sw_error;	      /* non-NULL: no software delegate */
+	int openssl_fips;	      /* default properties ask for FIPS */
+	const char *dt_path_override; /* test hooks only: compatible bytes file */
+	int hwcap_override;	      /* test hooks only: use @hwcap as aarch64 AT_HWCAP */
 	unsigned long hwcap;
 	/* The engine backend's bind probe: 0 or -errno (NULL: eip93_kprobe_aead). */
 	int (*probe)(const char *kalg);

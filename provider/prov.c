@@ -40,7 +40,7 @@
 #endif
 
 struct eip93_prov {
-	struct eip93_alg_env env;	/* must stay first: alg/ reads it from provctx */
+	struct eip93_alg_env env; /* must stay first: alg/ reads it from provctx */
 	const OSSL_CORE_HANDLE *handle;
 	OSSL_FUNC_core_get_libctx_fn *core_get_libctx;
 	OSSL_FUNC_core_new_error_fn *core_new_error;
@@ -48,17 +48,17 @@ struct eip93_prov {
 	OSSL_FUNC_core_vset_error_fn *core_vset_error;
 
 	struct eip93_config cfg;
-	char cfg_error[256];		/* empty when the config is valid */
-	char sw_error[400];		/* empty when the delegate resolved */
+	char cfg_error[256]; /* empty when the config is valid */
+	char sw_error[400];  /* empty when the delegate resolved */
 	struct eip93_sw_lib sw;
 	struct eip93_stats stats;
 
 	CRYPTO_RWLOCK *gate_lock;
 	atomic_int gate_done;
 	struct eip93_gate gate;
-	struct eip93_calib_load calib;	/* the calibration file as read at the gate */
-	char status_text[2048];		/* eip93-status: verdict, window, GHASH, calibration */
-	char window_text[48];		/* eip93-window */
+	struct eip93_calib_load calib; /* the calibration file as read at the gate */
+	char status_text[2048];	       /* eip93-status: verdict, window, GHASH, calibration */
+	char window_text[48];	       /* eip93-window */
 	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
 	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
 	char disabled_status_text[2048 + 200];
@@ -100,7 +100,8 @@ static void read_config(struct eip93_prov *p, OSSL_FUNC_core_get_params_fn *get,
 	if (get == NULL)
 		return;
 	for (k = 0; eip93_config_keys[k] != NULL; k++)
-		req[n++] = OSSL_PARAM_construct_utf8_ptr(eip93_config_keys[k], (char **)&vals[k], 0);
+		req[n++] =
+			OSSL_PARAM_construct_utf8_ptr(eip93_config_keys[k], (char **)&vals[k], 0);
 	req[n++] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_PROV_NAME, (char **)&name, 0);
 	req[n] = OSSL_PARAM_construct_end();
 	if (!get(p->handle, req))
@@ -132,7 +133,8 @@ static void build_cipher_table(struct eip93_prov *p)
 		 * an application's own query names "provider" (stunnel asks for
 		 * "provider!=fips", which replaces a "?provider=eip93" default).
 		 */
-		p->ciphers[i].property_definition = "provider=" EIP93_NAME ",fips=no,eip93.offload=yes";
+		p->ciphers[i].property_definition =
+			"provider=" EIP93_NAME ",fips=no,eip93.offload=yes";
 		p->ciphers[i].implementation = eip93_gcm_functions[i];
 		p->ciphers[i].algorithm_description =
 			"AES-GCM: 4-32 KiB messages on the EIP93 hybrid GCM (AF_ALG), "
@@ -240,7 +242,8 @@ static void activation_notice(struct eip93_alg_env *env)
 
 	if (!p->cfg.notice || atomic_exchange(&notice_printed, 1))
 		return;
-	fprintf(stderr, "eip93: AN7581 AES-GCM hybrid backend enabled (AF_ALG CTR + CPU GHASH) via %s\n",
+	fprintf(stderr,
+		"eip93: AN7581 AES-GCM hybrid backend enabled (AF_ALG CTR + CPU GHASH) via %s\n",
 		env->kalg);
 }
 
@@ -358,7 +361,8 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||
 	    !set_str(params, OSSL_PROV_PARAM_VERSION, EIP93_VERSION) ||
 	    !set_str(params, OSSL_PROV_PARAM_BUILDINFO,
-		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT ", built with " OPENSSL_VERSION_TEXT ")") ||
+		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT
+		     ", built with " OPENSSL_VERSION_TEXT ")") ||
 	    !set_str(params, "eip93-gate", gate_text) ||
 	    !set_str(params, "eip93-status", status_text) ||
 	    !set_str(params, "eip93-calibration", p->gate.calib) ||
@@ -477,8 +481,9 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		snprintf(p->sw_error, sizeof(p->sw_error),
 			 "software delegate: no AES-GCM for fallback-properties \"%s\" (%s)",
 			 p->cfg.fallback_propq,
-			 r == -EINVAL ? "it resolves to an eip93 provider or does not parse" :
-			 r == -ENOSYS ? "implementation incomplete" : "not found");
+			 r == -EINVAL	? "it resolves to an eip93 provider or does not parse"
+			 : r == -ENOSYS ? "implementation incomplete"
+					: "not found");
 		raise_error(p, EIP93_R_NO_DELEGATE, __func__, "%s", p->sw_error);
 	} else {
 		build_cipher_table(p);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# clang-tidy and cppcheck over the project's own C code; any finding fails.
+# clang-tidy and cppcheck over the project's own C code, and clang-format
+# applied to every C file; any finding fails.
 # usage: lint.sh BUILD_DIR   (a configured build with compile_commands.json)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,4 +20,7 @@ grep -v -e '^[0-9]* warnings\? generated' -e '^Suppressed [0-9]* warnings' \
 echo "cppcheck: ${#srcs[@]} files"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
   --inline-suppr --suppress=missingIncludeSystem -I provider -I alg -I detect "${srcs[@]}"
+echo "clang-format: every C file as .clang-format says"
+mapfile -t all < <(git ls-files '*.c' '*.h')
+clang-format --dry-run --Werror --style=file "${all[@]}"
 echo "lint: clean"

@@ -30,19 +30,23 @@ void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 		if (!cc->bound)
 			continue;
 		eip93_calib_decide(&cc->table, &ch);
-		fprintf(f, "%scomposition %s: %u rounds; MB/s median, slowest and fastest round; "
-			"CPU ns per byte (median)\n", prefix, cc->name, cc->table.rounds);
-		fprintf(f, "%s%6s %4s %3s %9s %9s %9s %9s %9s %9s %6s %8s %8s %s\n", prefix, "bytes",
-			"key", "dir", "sw", "sw-min", "sw-max", "engine", "eng-min", "eng-max",
-			"ratio", "sw-cpu", "eng-cpu", "row");
+		fprintf(f,
+			"%scomposition %s: %u rounds; MB/s median, slowest and fastest round; "
+			"CPU ns per byte (median)\n",
+			prefix, cc->name, cc->table.rounds);
+		fprintf(f, "%s%6s %4s %3s %9s %9s %9s %9s %9s %9s %6s %8s %8s %s\n", prefix,
+			"bytes", "key", "dir", "sw", "sw-min", "sw-max", "engine", "eng-min",
+			"eng-max", "ratio", "sw-cpu", "eng-cpu", "row");
 		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
 			for (int k = 0; k < EIP93_CALIB_NCELLS; k++) {
 				const struct eip93_calib_cell *c = &cc->table.cell[s][k];
 
-				fprintf(f, "%s%6zu %4d %3s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %6.2f "
-					"%8.2f %8.2f %s\n", prefix, eip93_calib_sizes[s],
-					k < 2 ? 128 : 256, k % 2 == 0 ? "enc" : "dec", c->sw.med,
-					c->sw.min, c->sw.max, c->eng.med, c->eng.min, c->eng.max,
+				fprintf(f,
+					"%s%6zu %4d %3s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %6.2f "
+					"%8.2f %8.2f %s\n",
+					prefix, eip93_calib_sizes[s], k < 2 ? 128 : 256,
+					k % 2 == 0 ? "enc" : "dec", c->sw.med, c->sw.min, c->sw.max,
+					c->eng.med, c->eng.min, c->eng.max,
 					c->sw.med > 0 ? c->eng.med / c->sw.med : 0.0, c->sw_cpu,
 					c->eng_cpu,
 					eip93_calib_outcome_name(eip93_calib_cell_outcome(c)));
@@ -79,17 +83,21 @@ int calib_check_writable(const char *path)
 			break;
 	}
 	if (err != 0) {
-		fprintf(stderr, "eip93-doctor calibrate: cannot create %s: %s%s\n", dir, strerror(err),
-			err == EACCES || err == EPERM ? " (run it as root, or pass --output PATH)" : "");
+		fprintf(stderr, "eip93-doctor calibrate: cannot create %s: %s%s\n", dir,
+			strerror(err),
+			err == EACCES || err == EPERM ? " (run it as root, or pass --output PATH)"
+						      : "");
 		return -err;
 	}
 	snprintf(tmp, sizeof(tmp), "%s/.eip93-calibration.XXXXXX", dir);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
-		fprintf(stderr, "eip93-doctor calibrate: cannot write %s: %s%s\n", path, strerror(err),
-			err == EACCES || err == EPERM || err == EROFS ?
-			" (run it as root, or pass --output PATH; nothing was measured)" : "");
+		fprintf(stderr, "eip93-doctor calibrate: cannot write %s: %s%s\n", path,
+			strerror(err),
+			err == EACCES || err == EPERM || err == EROFS
+				? " (run it as root, or pass --output PATH; nothing was measured)"
+				: "");
 		return -err;
 	}
 	close(fd);
@@ -196,12 +204,14 @@ int calib_plot(const char *png, const struct calib_run *run, const char *title)
 		unlink(dat);
 		return -errno;
 	}
-	fprintf(gp, "set terminal png size 800,480 font ',10'\nset output '%s'\n"
+	fprintf(gp,
+		"set terminal png size 800,480 font ',10'\nset output '%s'\n"
 		"set title \"%s\" noenhanced\nset xlabel 'payload (KiB)'\n"
 		"set ylabel 'MB/s (mean of AES-128/256 enc/dec medians)'\nset logscale x 2\n"
 		"set xtics (1,2,4,8,16,32,48,64)\nset key bottom right noenhanced\nset grid\n"
 		"set yrange [0:*]\nplot '%s' using 1:2 with linespoints lw 2 title 'software "
-		"(default provider)'", png, title, dat);
+		"(default provider)'",
+		png, title, dat);
 	for (int i = 0; i < EIP93_NKALG; i++)
 		if (run->comp[i].bound)
 			fprintf(gp, ", '%s' using 1:%d with linespoints lw 2 title 'eip93 %s'", dat,

@@ -50,7 +50,7 @@ struct opts {
 /* One contender for one (key size, direction): a context keyed once. */
 struct contender {
 	OSSL_LIB_CTX *lib;
-	EVP_CIPHER *c[2];		/* AES-128-GCM, AES-256-GCM */
+	EVP_CIPHER *c[2]; /* AES-128-GCM, AES-256-GCM */
 	EVP_CIPHER_CTX *ctx[EIP93_CALIB_NCELLS];
 };
 
@@ -83,8 +83,7 @@ static int message(EVP_CIPHER_CTX *ctx, int cell, int s, size_t len)
 }
 
 /* Time messages for at least @ms ms and 2 messages: MB/s, and CPU ns per byte. */
-static int measure(EVP_CIPHER_CTX *ctx, int cell, int s, unsigned int ms, double *mbs,
-		   double *cpu)
+static int measure(EVP_CIPHER_CTX *ctx, int cell, int s, unsigned int ms, double *mbs, double *cpu)
 {
 	size_t len = eip93_calib_sizes[s];
 	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID), t;
@@ -117,13 +116,12 @@ static struct eip93_calib_stat stat_of(double *v, unsigned int n)
 	qsort(v, n, sizeof(*v), cmp_double);
 	s.min = v[0];
 	s.max = v[n - 1];
-	s.med = n % 2 ? v[n / 2] : (double)(long long)((v[n / 2 - 1] + v[n / 2]) * 500.0 + 0.5) /
-		1000.0;
+	s.med = n % 2 ? v[n / 2]
+		      : (double)(long long)((v[n / 2 - 1] + v[n / 2]) * 500.0 + 0.5) / 1000.0;
 	return s;
 }
 
-static const char *gate_text(OSSL_LIB_CTX *lib, char *buf, size_t len, char *version,
-			     size_t vlen)
+static const char *gate_text(OSSL_LIB_CTX *lib, char *buf, size_t len, char *version, size_t vlen)
 {
 	OSSL_PROVIDER *p = OSSL_PROVIDER_load(lib, "eip93");
 	const char *g = NULL, *v = NULL;
@@ -175,12 +173,15 @@ static OSSL_LIB_CTX *lib_for(const char *kalg)
 			close(fd);
 		return NULL;
 	}
-	fprintf(f, "openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n"
+	fprintf(f,
+		"openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n"
 		"[provider_sect]\ndefault = default_sect\n%s[default_sect]\nactivate = 1\n",
 		kalg != NULL ? "eip93 = eip93_sect\n" : "");
 	if (kalg != NULL)
-		fprintf(f, "[eip93_sect]\nactivate = 1\nnotice = no\ncalibration-file = none\n"
-			"min-size = 16\nmax-size = 65536\nkernel-algorithm = %s\n", kalg);
+		fprintf(f,
+			"[eip93_sect]\nactivate = 1\nnotice = no\ncalibration-file = none\n"
+			"min-size = 16\nmax-size = 65536\nkernel-algorithm = %s\n",
+			kalg);
 	fclose(f);
 	lib = OSSL_LIB_CTX_new();
 	ok = lib != NULL && OSSL_LIB_CTX_load_config(lib, path);
@@ -219,14 +220,16 @@ static int contender_open(struct contender *c, const char *props, const char *wh
 			return -ENOMEM;
 		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
 			if (!message(c->ctx[k], k, s, eip93_calib_sizes[s])) {
-				fprintf(stderr, "eip93-doctor calibrate: %s: %s of %zu bytes failed\n",
+				fprintf(stderr,
+					"eip93-doctor calibrate: %s: %s of %zu bytes failed\n",
 					what, eip93_calib_cell_names[k], eip93_calib_sizes[s]);
 				return -EIO;
 			}
 			if (k % 2 == 0 && (memcmp(out, ct + (size_t)(k / 2) * MAXLEN,
 						  eip93_calib_sizes[s]) != 0 ||
 					   memcmp(last_tag, tags[s][k / 2], 16) != 0)) {
-				fprintf(stderr, "eip93-doctor calibrate: %s: wrong ciphertext\n", what);
+				fprintf(stderr, "eip93-doctor calibrate: %s: wrong ciphertext\n",
+					what);
 				return -EIO;
 			}
 		}
@@ -303,7 +306,8 @@ static int calib_needed(const char *path, char *why, size_t len)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: eip93-doctor calibrate [--output PATH] [--rounds N] [--time-ms MS] "
+	fprintf(f,
+		"usage: eip93-doctor calibrate [--output PATH] [--rounds N] [--time-ms MS] "
 		"[--plot FILE.png] [--dry-run] [--quick]\n"
 		"Measures the eip93 engine path against OpenSSL's default provider (payloads "
 		"1-64 KiB,\nAES-128/256, encrypt/decrypt) for every kernel composition that binds, "
@@ -312,20 +316,24 @@ static void usage(FILE *f)
 		"  --time-ms MS   time per measurement (default 200)\n"
 		"  --quick        --rounds 3 --time-ms 30 (tests)\n"
 		"  --dry-run      print the table and the verdict, write nothing\n"
-		"  --if-needed    only when the calibration is absent, invalid or stale (packages)\n"
+		"  --if-needed    only when the calibration is absent, invalid or stale "
+		"(packages)\n"
 		"Exit status: 0 written, 1 error, 2 usage, 3 the engine is not available here "
-		"(nothing written).\n", EIP93_CALIBRATION_FILE);
+		"(nothing written).\n",
+		EIP93_CALIBRATION_FILE);
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' }, { "plot", required_argument, NULL, 'p' },
-		{ "rounds", required_argument, NULL, 'r' }, { "time-ms", required_argument, NULL, 't' },
-		{ "dry-run", no_argument, NULL, 'n' }, { "quick", no_argument, NULL, 'q' },
-		{ "if-needed", no_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "output", required_argument, NULL, 'o' },
+					    { "plot", required_argument, NULL, 'p' },
+					    { "rounds", required_argument, NULL, 'r' },
+					    { "time-ms", required_argument, NULL, 't' },
+					    { "dry-run", no_argument, NULL, 'n' },
+					    { "quick", no_argument, NULL, 'q' },
+					    { "if-needed", no_argument, NULL, 'i' },
+					    { "help", no_argument, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	int ch;
 
 	o->output = EIP93_CALIBRATION_FILE;
@@ -333,15 +341,34 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->time_ms = 200;
 	while ((ch = getopt_long(argc, argv, "o:p:r:t:nqh", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'o': o->output = optarg; break;
-		case 'p': o->plot = optarg; break;
-		case 'r': o->rounds = (unsigned int)strtoul(optarg, NULL, 10); break;
-		case 't': o->time_ms = (unsigned int)strtoul(optarg, NULL, 10); break;
-		case 'n': o->dry_run = 1; break;
-		case 'q': o->rounds = 3; o->time_ms = 30; break;
-		case 'i': o->if_needed = 1; break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -1;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'p':
+			o->plot = optarg;
+			break;
+		case 'r':
+			o->rounds = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 't':
+			o->time_ms = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 'n':
+			o->dry_run = 1;
+			break;
+		case 'q':
+			o->rounds = 3;
+			o->time_ms = 30;
+			break;
+		case 'i':
+			o->if_needed = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
 		}
 	}
 	if (optind != argc || o->rounds < 3 || o->rounds > 99 || o->time_ms < 1 ||
@@ -368,9 +395,10 @@ static int run_rounds(struct calib_run *run, struct contender *sw, struct conten
 	steps = o->rounds * EIP93_CALIB_NSIZES;
 	for (unsigned int r = 0; r < o->rounds; r++) {
 		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
-			fprintf(stderr, isatty(2) ? "\rprogress: %3u%% round %u/%u, %5zu bytes  " :
-				"progress: %3u%% round %u/%u, %zu bytes\n", 100 * step++ / steps,
-				r + 1, o->rounds, eip93_calib_sizes[s]);
+			fprintf(stderr,
+				isatty(2) ? "\rprogress: %3u%% round %u/%u, %5zu bytes  "
+					  : "progress: %3u%% round %u/%u, %zu bytes\n",
+				100 * step++ / steps, r + 1, o->rounds, eip93_calib_sizes[s]);
 			for (int k = 0; k < EIP93_CALIB_NCELLS; k++)
 				for (int j = 0; j < nb; j++) {
 					int w = r % 2 ? nb - 1 - j : j;
@@ -378,7 +406,8 @@ static int run_rounds(struct calib_run *run, struct contender *sw, struct conten
 
 					if (measure(c->ctx[k], k, s, o->time_ms, &v[w][s][k][r],
 						    &cpu[w][s][k][r]) < 0) {
-						fprintf(stderr, "eip93-doctor calibrate: a message failed "
+						fprintf(stderr,
+							"eip93-doctor calibrate: a message failed "
 							"while measuring\n");
 						return -1;
 					}
@@ -454,8 +483,10 @@ static int conclude(struct calib_run *run, const struct opts *o)
 	if (o->plot != NULL) {
 		r = calib_plot(o->plot, run, "eip93 calibration: MB/s by payload size");
 		if (r < 0)
-			fprintf(stderr, "eip93-doctor calibrate: no plot %s (%s; is gnuplot "
-				"installed?)\n", o->plot, strerror(-r));
+			fprintf(stderr,
+				"eip93-doctor calibrate: no plot %s (%s; is gnuplot "
+				"installed?)\n",
+				o->plot, strerror(-r));
 		else
 			printf("plot: %s\n", o->plot);
 	}
@@ -499,7 +530,8 @@ int eip93_calibrate_main(int argc, char **argv)
 	out = calloc(1, MAXLEN + 16);
 	sw.lib = lib_for(NULL);
 	if (pt == NULL || ct == NULL || out == NULL || sw.lib == NULL) {
-		fprintf(stderr, "eip93-doctor calibrate: cannot load the providers (OPENSSL_MODULES "
+		fprintf(stderr,
+			"eip93-doctor calibrate: cannot load the providers (OPENSSL_MODULES "
 			"must name the directory of eip93.so if it is not installed)\n");
 		goto out;
 	}
@@ -510,7 +542,7 @@ int eip93_calibrate_main(int argc, char **argv)
 	memset(aad, 0x17, sizeof(aad));
 	if (reference(sw.lib) < 0 || contender_open(&sw, "provider=default", "software") < 0) {
 		fprintf(stderr, "eip93-doctor calibrate: the default provider's AES-GCM is not "
-			"available\n");
+				"available\n");
 		goto out;
 	}
 	printf("eip93-doctor calibrate: %s, %u rounds of %u ms per measurement\n",
@@ -530,11 +562,14 @@ int eip93_calibrate_main(int argc, char **argv)
 			cc->bound = strncmp(cc->gate, want, strlen(want)) == 0 &&
 				    contender_open(&eng[i], "provider=eip93", cc->name) == 0;
 			/* Every warm-up message must have been the engine's (key checks passed). */
-			if (cc->bound && engine_messages(eng[i].lib) <
-			    (uint64_t)EIP93_CALIB_NSIZES * EIP93_CALIB_NCELLS) {
+			if (cc->bound &&
+			    engine_messages(eng[i].lib) <
+				    (uint64_t)EIP93_CALIB_NSIZES * EIP93_CALIB_NCELLS) {
 				cc->bound = 0;
-				snprintf(cc->gate, sizeof(cc->gate), "binds, but its messages did "
-					 "not go to the engine (a key check failed? see eip93-doctor)");
+				snprintf(cc->gate, sizeof(cc->gate),
+					 "binds, but its messages did "
+					 "not go to the engine (a key check failed? see "
+					 "eip93-doctor)");
 			}
 		}
 		printf("composition %s: %s\n", cc->name, cc->bound ? "binds, measured" : cc->gate);

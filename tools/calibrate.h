@@ -19,7 +19,7 @@ struct calib_comp {
 	const char *name;		/* eip93_kalg_names[i] */
 	int bound;			/* the provider's gate opened on it */
 	char gate[512];			/* the provider's eip93-gate text */
-	struct eip93_calib_table table;	/* bound: the measurements */
+	struct eip93_calib_table table; /* bound: the measurements */
 };
 
 struct calib_run {

@@ -71,18 +71,30 @@ static void advise(const char *fmt, ...)
 static const char *errname(int err)
 {
 	switch (err) {
-	case 0: return "ok";
-	case ENOENT: return "ENOENT";
-	case EINVAL: return "EINVAL";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case EAFNOSUPPORT: return "EAFNOSUPPORT";
-	case ENOMEM: return "ENOMEM";
-	case EFBIG: return "EFBIG";
-	case EBUSY: return "EBUSY";
-	case EMFILE: return "EMFILE";
-	case ENFILE: return "ENFILE";
-	default: return "errno";
+	case 0:
+		return "ok";
+	case ENOENT:
+		return "ENOENT";
+	case EINVAL:
+		return "EINVAL";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case EAFNOSUPPORT:
+		return "EAFNOSUPPORT";
+	case ENOMEM:
+		return "ENOMEM";
+	case EFBIG:
+		return "EFBIG";
+	case EBUSY:
+		return "EBUSY";
+	case EMFILE:
+		return "EMFILE";
+	case ENFILE:
+		return "ENFILE";
+	default:
+		return "errno";
 	}
 }
 
@@ -137,10 +149,13 @@ static int check_switch(void)
 	fact("EIP93_PROVIDER", "\"%s\"", v);
 	switch (eip93_gate_env_switch(v)) {
 	case EIP93_SWITCH_OFF:
-		advise("the environment switches eip93 off: unset EIP93_PROVIDER to let the gate decide");
+		advise("the environment switches eip93 off: unset EIP93_PROVIDER to let the gate "
+		       "decide");
 		return 0;
 	case EIP93_SWITCH_INVALID:
-		advise("EIP93_PROVIDER=\"%s\" is not understood and counts as off; unset it (or use off)", v);
+		advise("EIP93_PROVIDER=\"%s\" is not understood and counts as off; unset it (or "
+		       "use off)",
+		       v);
 		return 0;
 	default:
 		fact("", "(does not switch off; there is no force-enable)");
@@ -163,7 +178,8 @@ static int check_dt(void)
 		r = eip93_dt_read(path, buf, sizeof(buf), &len);
 	}
 	if (r < 0) {
-		fact("compatible", "not readable (%s: %s %d, %s)", path, errname(-r), -r, strerror(-r));
+		fact("compatible", "not readable (%s: %s %d, %s)", path, errname(-r), -r,
+		     strerror(-r));
 		advise("no device tree: this is not an AN7581/EN7581 board (x86, ACPI, ...); eip93 "
 		       "stays off by design and OpenSSL uses its default provider");
 		return 0;
@@ -196,10 +212,13 @@ static int check_dt(void)
 
 static void print_hwcap_bits(unsigned long hwcap)
 {
-	static const struct { unsigned long bit; const char *name; } bits[] = {
-		{ 1UL << 0, "fp" }, { 1UL << 1, "asimd" }, { 1UL << 3, "aes" },
-		{ 1UL << 4, "pmull" }, { 1UL << 5, "sha1" }, { 1UL << 6, "sha2" },
-		{ 1UL << 7, "crc32" }, { 1UL << 8, "atomics" }, { 1UL << 17, "sha3" },
+	static const struct {
+		unsigned long bit;
+		const char *name;
+	} bits[] = {
+		{ 1UL << 0, "fp" },	 { 1UL << 1, "asimd" },	  { 1UL << 3, "aes" },
+		{ 1UL << 4, "pmull" },	 { 1UL << 5, "sha1" },	  { 1UL << 6, "sha2" },
+		{ 1UL << 7, "crc32" },	 { 1UL << 8, "atomics" }, { 1UL << 17, "sha3" },
 		{ 1UL << 21, "sha512" },
 	};
 	char out[160] = "";
@@ -233,7 +252,8 @@ static int check_cpu(void)
 		fact("/proc/cpuinfo", "%s", line);
 	if (eip93_cpu_has_aes(cpu.hwcap)) {
 		fact("verdict", "the CPU has the ARMv8 AES instructions");
-		advise("with AES instructions software AES-GCM is faster than the engine: eip93 stays "
+		advise("with AES instructions software AES-GCM is faster than the engine: eip93 "
+		       "stays "
 		       "off by design (the AN7581's cores have none)");
 		return 0;
 	}
@@ -291,11 +311,13 @@ static int check_kernel(void)
 		close(fd);
 	}
 	driver = file_has("/proc/crypto", "ctr(aes-eip93)", NULL, 0);
-	fact("ctr(aes-eip93)", "%s", driver == 1 ? "registered (/proc/crypto)" :
-	     driver == 0 ? "not registered (/proc/crypto)" : "/proc/crypto not readable");
+	fact("ctr(aes-eip93)", "%s",
+	     driver == 1   ? "registered (/proc/crypto)"
+	     : driver == 0 ? "not registered (/proc/crypto)"
+			   : "/proc/crypto not readable");
 	ghash_neon = file_has("/proc/crypto", "ghash-neon", NULL, 0);
-	fact("ghash-neon", "%s", ghash_neon == 1 ? "registered (/proc/crypto)" :
-	     "not registered (/proc/crypto)");
+	fact("ghash-neon", "%s",
+	     ghash_neon == 1 ? "registered (/proc/crypto)" : "not registered (/proc/crypto)");
 	if (file_has("/proc/modules", "eip93", line, sizeof(line)) == 1)
 		fact("module", "%s", line);
 	if (file_has("/proc/interrupts", "eip93", line, sizeof(line)) == 1)
@@ -305,9 +327,11 @@ static int check_kernel(void)
 	for (int i = 0; i < EIP93_NKALG && bound < 0; i++) {
 		err[i] = -eip93_kprobe_aead(eip93_kalg_names[i]);
 		/* The labels of the two older names stay what scripts grep for. */
-		fact(i == 0 ? "bind aead (NEON)" : i == 1 ? "bind aead" : "bind aead (retry)",
-		     "%s: %s%s%s", eip93_kalg_names[i],
-		     errname(err[i]), err[i] ? " - " : "", err[i] ? strerror(err[i]) : "");
+		fact(i == 0   ? "bind aead (NEON)"
+		     : i == 1 ? "bind aead"
+			      : "bind aead (retry)",
+		     "%s: %s%s%s", eip93_kalg_names[i], errname(err[i]), err[i] ? " - " : "",
+		     err[i] ? strerror(err[i]) : "");
 		if (err[i] == 0)
 			bound = i;
 	}
@@ -315,9 +339,12 @@ static int check_kernel(void)
 		fact("GHASH", "%s", eip93_gate_ghash_note(eip93_kalg_names[bound]));
 		if (bound == 1)
 			advise("the table GHASH (ghash-generic) costs about 39 cycles/byte on a "
-			       "Cortex-A53, more than OpenSSL's whole software AES-GCM: load the NEON "
-			       "GHASH (modprobe ghash-ce; OpenWrt: kmod-crypto-ghash-arm64-ce; Debian: "
-			       "/usr/lib/modules-load.d/eip93.conf) and run eip93-doctor calibrate");
+			       "Cortex-A53, more than OpenSSL's whole software AES-GCM: load the "
+			       "NEON "
+			       "GHASH (modprobe ghash-ce; OpenWrt: kmod-crypto-ghash-arm64-ce; "
+			       "Debian: "
+			       "/usr/lib/modules-load.d/eip93.conf) and run eip93-doctor "
+			       "calibrate");
 		return 1;
 	}
 	{
@@ -333,41 +360,53 @@ static int check_kernel(void)
 			major = minor = 0;
 		if (rv == 2 && err[0] == EAFNOSUPPORT) {
 			advise("af_alg_restrict = 2 forbids AF_ALG sockets: sysctl "
-			       "crypto.af_alg_restrict=0 allows them (for every process); even then "
-			       "Linux 7.2+ refuses the EIP93 driver through AF_ALG unless the kernel "
-			       "carries the EIP93 exception. Otherwise nothing to do: software AES-GCM "
+			       "crypto.af_alg_restrict=0 allows them (for every process); even "
+			       "then "
+			       "Linux 7.2+ refuses the EIP93 driver through AF_ALG unless the "
+			       "kernel "
+			       "carries the EIP93 exception. Otherwise nothing to do: software "
+			       "AES-GCM "
 			       "stays correct");
 			return 0;
 		}
 		if (rv == 1 && strncmp(why, "af_alg_restrict = 1", 19) == 0) {
-			advise("af_alg_restrict = 1 (default) allows only ccm(aes) for AEAD: sysctl "
-			       "crypto.af_alg_restrict=0 lifts that, but Linux 7.2+ still refuses the "
+			advise("af_alg_restrict = 1 (default) allows only ccm(aes) for AEAD: "
+			       "sysctl "
+			       "crypto.af_alg_restrict=0 lifts that, but Linux 7.2+ still refuses "
+			       "the "
 			       "EIP93 driver unless the kernel carries the EIP93 exception (as the "
-			       "seed's firmware does); run a kernel before 7.2 (6.12 LTS, OpenWrt 6.18) "
+			       "seed's firmware does); run a kernel before 7.2 (6.12 LTS, OpenWrt "
+			       "6.18) "
 			       "or such a kernel. Otherwise software AES-GCM stays correct");
 			return 0;
 		}
 		if ((major > 7 || (major == 7 && minor >= 2)) && driver == 1) {
-			advise("AF_ALG refuses hardware (async, driver-only) drivers from Linux 7.2: "
+			advise("AF_ALG refuses hardware (async, driver-only) drivers from Linux "
+			       "7.2: "
 			       "ctr(aes-eip93) cannot be bound; use a kernel before 7.2 (6.12 LTS, "
-			       "OpenWrt 6.18) or one patched with the EIP93 AF_ALG exception. Nothing to "
+			       "OpenWrt 6.18) or one patched with the EIP93 AF_ALG exception. "
+			       "Nothing to "
 			       "configure: the provider stays in software, correctly");
 			return 0;
 		}
 	}
 	if (err[0] == EAFNOSUPPORT) {
-		advise("the kernel has no AF_ALG: load af_alg and algif_aead (OpenWrt: kmod-crypto-user; "
+		advise("the kernel has no AF_ALG: load af_alg and algif_aead (OpenWrt: "
+		       "kmod-crypto-user; "
 		       "Debian: modprobe algif_aead)");
 	} else if (err[1] == EPERM || err[1] == EACCES || err[2] == EPERM || err[2] == EACCES) {
-		advise("a policy refuses the bind (af_alg_restrict, an LSM such as SELinux or AppArmor, "
+		advise("a policy refuses the bind (af_alg_restrict, an LSM such as SELinux or "
+		       "AppArmor, "
 		       "or a seccomp filter); kernels from 7.2 refuse hardware (off-CPU) drivers "
 		       "such as EIP93 through AF_ALG unless patched - see docs/operations.md");
 	} else if (driver != 1) {
 		advise("the EIP93 driver is not loaded: load it (OpenWrt: kmod-crypto-hw-eip93, "
 		       "then modprobe it or reboot); without it nothing is offloaded");
 	} else if (err[1] == EINVAL) {
-		advise("ctr(aes-eip93) is registered but no gcm_base() binds: kernels from 7.1 have "
-		       "no ghash-generic (the GHASH library is ghash-lib; it is built in, nothing to "
+		advise("ctr(aes-eip93) is registered but no gcm_base() binds: kernels from 7.1 "
+		       "have "
+		       "no ghash-generic (the GHASH library is ghash-lib; it is built in, nothing "
+		       "to "
 		       "load) - see docs/kernels.md");
 	} else {
 		advise("ctr(aes-eip93) is registered but gcm_base() does not bind: load the GCM "
@@ -383,7 +422,7 @@ static int check_kernel(void)
 static int check_provider(void)
 {
 	static const char *const counters[] = {
-		"eip93-engine-messages", "eip93-engine-bytes", "eip93-software-messages",
+		"eip93-engine-messages",   "eip93-engine-bytes",      "eip93-software-messages",
 		"eip93-key-checks-passed", "eip93-key-checks-failed", "eip93-engine-errors",
 	};
 	const char *gate = NULL, *name = NULL, *version = NULL, *calib = NULL, *window = NULL;
@@ -460,7 +499,8 @@ static int check_provider(void)
 			       "eip93-doctor calibrate to rewrite it (or remove the file)");
 		else if (strstr(calib, ": off (") != NULL)
 			advise("the calibration measured software faster at every size, so the "
-			       "engine stays off (numbers above); after loading ghash-ce or changing "
+			       "engine stays off (numbers above); after loading ghash-ce or "
+			       "changing "
 			       "the kernel, run eip93-doctor calibrate again");
 	}
 	if (!from_config)
@@ -468,9 +508,11 @@ static int check_provider(void)
 		       "to the providers section with activate = 1 and default_properties = "
 		       "?provider=eip93 (docs/operations.md)");
 	if (strstr(gate, "enable = no") != NULL)
-		advise("its openssl.cnf section says enable = no: remove that line to let the gate decide");
+		advise("its openssl.cnf section says enable = no: remove that line to let the gate "
+		       "decide");
 	if (strstr(gate, "invalid config") != NULL)
-		advise("fix the named key in its openssl.cnf section (plain decimal numbers, yes/no)");
+		advise("fix the named key in its openssl.cnf section (plain decimal numbers, "
+		       "yes/no)");
 	printf("\nverdict: %s\n", gate);
 	OSSL_PROVIDER_unload(prov);
 	return enabled;
@@ -490,7 +532,8 @@ int main(int argc, char **argv)
 			"Prints every fact the eip93 provider's gate reads (off switch, device "
 			"tree, CPU hwcaps, FIPS, AF_ALG binds), the provider's own verdict and "
 			"counters, and what to do.\nExit status: 0 enabled, 1 disabled or not "
-			"loadable.\n", argv[0], argv[0]);
+			"loadable.\n",
+			argv[0], argv[0]);
 		return help ? 0 : 2;
 	}
 	/* Read the configuration as applications do (providers, default properties). */
@@ -505,7 +548,8 @@ int main(int argc, char **argv)
 	facts_ok &= check_kernel();
 	on = check_provider();
 	if (on && facts_ok)
-		printf("eip93 offloads eligible AES-GCM messages (4-32 KiB by default); the engine's "
+		printf("eip93 offloads eligible AES-GCM messages (4-32 KiB by default); the "
+		       "engine's "
 		       "line in /proc/interrupts counts its work.\n");
 	else if (on != facts_ok)
 		printf("note: the facts above and the provider's verdict differ (another process "

@@ -45,7 +45,7 @@ enum route { R_SW, R_FIXED, R_ADAPT, R_N };
 
 struct lib {
 	OSSL_LIB_CTX *lib;
-	OSSL_PROVIDER *prov;	/* eip93, NULL for software */
+	OSSL_PROVIDER *prov; /* eip93, NULL for software */
 	EVP_CIPHER *c;
 };
 
@@ -88,9 +88,11 @@ static int lib_open(struct lib *l, enum route r, const char *lines)
 		f = fopen(path, "w");
 		if (f == NULL)
 			return -1;
-		fprintf(f, "openssl_conf = openssl_init\n[openssl_init]\nproviders = ps\n"
-			   "[ps]\ndefault = ds\neip93 = es\n[ds]\nactivate = 1\n"
-			   "[es]\nactivate = 1\n%s\n", lines);
+		fprintf(f,
+			"openssl_conf = openssl_init\n[openssl_init]\nproviders = ps\n"
+			"[ps]\ndefault = ds\neip93 = es\n[ds]\nactivate = 1\n"
+			"[es]\nactivate = 1\n%s\n",
+			lines);
 		fclose(f);
 		if (!OSSL_LIB_CTX_load_config(l->lib, path))
 			return -1;
@@ -139,8 +141,11 @@ static int one(EVP_CIPHER_CTX *x, const EVP_CIPHER *c, unsigned char *buf, size_
 	(*ctr)++;
 	memcpy(iv + 4, ctr, sizeof(*ctr));
 	return EVP_EncryptInit_ex2(x, NULL, NULL, iv, NULL) &&
-	       EVP_EncryptUpdate(x, buf, &n, buf, (int)len) && EVP_EncryptFinal_ex(x, buf, &m) &&
-	       EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag) ? 0 : -1;
+			       EVP_EncryptUpdate(x, buf, &n, buf, (int)len) &&
+			       EVP_EncryptFinal_ex(x, buf, &m) &&
+			       EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag)
+		       ? 0
+		       : -1;
 }
 
 struct worker {
@@ -239,13 +244,13 @@ static void ok(int cond, const char *fmt, ...)
 /* One phase of @n messages: where each went, from the counters. */
 struct phase {
 	int eng, sw_adapt, x_eng, x_sw;
-	int first_sw;	/* index of the first message sent to software by the estimate, or -1 */
-	int first_eng;	/* index of the first message sent to the engine by the estimate, or -1 */
-	int eng_tail;	/* engine messages in the last half */
+	int first_sw;  /* index of the first message sent to software by the estimate, or -1 */
+	int first_eng; /* index of the first message sent to the engine by the estimate, or -1 */
+	int eng_tail;  /* engine messages in the last half */
 };
 
-static int phase_run(const struct lib *l, EVP_CIPHER_CTX *x, unsigned char *buf, size_t len,
-		     int n, uint64_t *ctr, struct phase *ph)
+static int phase_run(const struct lib *l, EVP_CIPHER_CTX *x, unsigned char *buf, size_t len, int n,
+		     uint64_t *ctr, struct phase *ph)
 {
 	struct counts a, b;
 
@@ -298,7 +303,8 @@ static int cmd_shift(size_t len, unsigned long slow_us)
 
 	snprintf(lines, sizeof(lines),
 		 "routing = adaptive\nadaptive-explore = %d\nadaptive-engine-weight = 4000\n"
-		 "timeout-ms = 5000", EXPLORE);
+		 "timeout-ms = 5000",
+		 EXPLORE);
 	if (x == NULL || buf == NULL || lib_open(&l, R_ADAPT, lines) < 0 ||
 	    sim_set("latency_us", 0) < 0 || sim_set("rate", 0) < 0) {
 		printf("not ok - setup\n");
@@ -353,14 +359,17 @@ static void slowdown(int nt, int ms, size_t len, unsigned long slow_us)
 	double t0, t1;
 
 	/* as in `shift`: the engine kept while it costs up to 40x software */
-	if (lib_open(l, R_ADAPT, "routing = adaptive\nadaptive-engine-weight = 4000\n"
-				 "timeout-ms = 5000") < 0)
+	if (lib_open(l, R_ADAPT,
+		     "routing = adaptive\nadaptive-engine-weight = 4000\n"
+		     "timeout-ms = 5000") < 0)
 		return;
 	printf("\nmid-run slow-down, adaptive (adaptive-engine-weight = 4000), %d threads, %d ms "
-	       "segments, engine slowed to latency_us = %lu in segments 3-4:\n\n", nt, ms, slow_us);
+	       "segments, engine slowed to latency_us = %lu in segments 3-4:\n\n",
+	       nt, ms, slow_us);
 	printf("(the engine kept while it costs up to 40x software: in this guest the simulated "
 	       "engine at full speed is rarely cheaper)\n\n");
-	printf("| segment | engine | MB/s | engine messages | software (adaptive) |\n|---|---|---|---|---|\n");
+	printf("| segment | engine | MB/s | engine messages | software (adaptive) "
+	       "|\n|---|---|---|---|---|\n");
 	/* the same threads and contexts throughout: the routing moves, not the keys */
 	for (int i = 0; i < nt; i++) {
 		w[i] = (struct worker){ .c = l->c, .len = len, .stop = &stop };
@@ -399,7 +408,8 @@ static int cmd_bench(int rounds, int ms, size_t len)
 
 	if (rounds > 16)
 		rounds = 16;
-	if (lib_open(&l[R_SW], R_SW, "") < 0 || lib_open(&l[R_FIXED], R_FIXED, "routing = fixed") < 0 ||
+	if (lib_open(&l[R_SW], R_SW, "") < 0 ||
+	    lib_open(&l[R_FIXED], R_FIXED, "routing = fixed") < 0 ||
 	    lib_open(&l[R_ADAPT], R_ADAPT, "routing = adaptive") < 0 ||
 	    sim_set("latency_us", 0) < 0 || sim_set("rate", 0) < 0) {
 		printf("bench: setup failed (root, the simulated driver, the hooks build?)\n");
@@ -413,7 +423,8 @@ static int cmd_bench(int rounds, int ms, size_t len)
 	printf("software, one thread: %.2f MB/s; the simulated engine's rate set to %lu B/s\n",
 	       (double)rate / 1e6, rate);
 	for (int r = 0; r < R_N; r++)
-		(void)run(&l[r], 1, ms / 2, len); /* warm: keys opened and checked, estimates seeded */
+		(void)run(&l[r], 1, ms / 2,
+			  len); /* warm: keys opened and checked, estimates seeded */
 	for (int k = 0; k < rounds; k++)
 		for (int t = 0; t < NT; t++)
 			for (int r = 0; r < R_N; r++) {
@@ -425,7 +436,8 @@ static int cmd_bench(int rounds, int ms, size_t len)
 				if (r == R_ADAPT && counts_get(&l[r], &b) == 0 &&
 				    b.eng + b.sw_all > a.eng + a.sw_all)
 					share[t] += (double)(b.eng - a.eng) /
-						    (double)(b.eng + b.sw_all - a.eng - a.sw_all) / rounds;
+						    (double)(b.eng + b.sw_all - a.eng - a.sw_all) /
+						    rounds;
 			}
 	printf("\n%zu-byte AES-128-GCM encryptions, aggregate MB/s, medians of %d interleaved "
 	       "rounds of %d ms (QEMU TCG guest, -smp 2, no KVM, 2 shared host cores):\n\n",
@@ -442,7 +454,8 @@ static int cmd_bench(int rounds, int ms, size_t len)
 		       med[R_FIXED][t], med[R_ADAPT][t], med[R_ADAPT][t] / best, 100 * share[t]);
 		met &= med[R_ADAPT][t] >= 0.95 * best;
 	}
-	printf("\ntarget adaptive >= 0.95x the better at every thread count: %s (printed, not asserted)\n",
+	printf("\ntarget adaptive >= 0.95x the better at every thread count: %s (printed, not "
+	       "asserted)\n",
 	       met ? "met" : "NOT met");
 	(void)sim_set("rate", 0);
 	slowdown(2, 1500, len, 200000);
@@ -454,11 +467,12 @@ static int cmd_probe(int ms, size_t len)
 {
 	struct lib s, f;
 
-	if (lib_open(&s, R_SW, "") < 0 || lib_open(&f, R_FIXED, "routing = fixed\nmax-size = 65536") < 0)
+	if (lib_open(&s, R_SW, "") < 0 ||
+	    lib_open(&f, R_FIXED, "routing = fixed\nmax-size = 65536") < 0)
 		return 1;
 	for (int i = 0; i < 3; i++)
-		printf("%zu bytes: software %.2f MB/s, engine %.2f MB/s\n", len, run(&s, 1, ms, len),
-		       run(&f, 1, ms, len));
+		printf("%zu bytes: software %.2f MB/s, engine %.2f MB/s\n", len,
+		       run(&s, 1, ms, len), run(&f, 1, ms, len));
 	return 0;
 }
 

@@ -156,8 +156,8 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int sys_timing;		/* time every AF_ALG syscall into sys_time */
-static int sys_fake;		/* sendmsg/readv succeed without entering the kernel */
+static int sys_timing; /* time every AF_ALG syscall into sys_time */
+static int sys_fake;   /* sendmsg/readv succeed without entering the kernel */
 static double sys_time;
 static long sys_calls;
 
@@ -217,7 +217,7 @@ static ssize_t timed_read(int fd, void *buf, size_t len)
 struct bench {
 	OSSL_PROVIDER *eip93, *dflt;
 	EVP_CIPHER *c_eip93, *c_dflt;
-	OSSL_LIB_CTX *lib_nv;		/* a second eip93 instance, integrity check off */
+	OSSL_LIB_CTX *lib_nv; /* a second eip93 instance, integrity check off */
 	OSSL_PROVIDER *eip93_nv, *dflt_nv;
 	EVP_CIPHER *c_eip93_nv;
 	char kalg[128];
@@ -225,7 +225,7 @@ struct bench {
 	size_t keylen;
 	int rounds;
 	double batch_s;
-	long fixed_iters;		/* smoke: this many messages per batch, no calibration */
+	long fixed_iters; /* smoke: this many messages per batch, no calibration */
 	int failures;
 };
 
@@ -290,11 +290,11 @@ struct raw {
 	int tfm, op;
 	int enc;
 	size_t aadlen, len;
-	unsigned char *in;		/* aad || payload (|| tag) */
-	unsigned char *out;		/* aad echo || payload (|| tag) */
+	unsigned char *in;  /* aad || payload (|| tag) */
+	unsigned char *out; /* aad echo || payload (|| tag) */
 	size_t inlen, outlen;
-	const unsigned char *pristine;	/* decrypt: payload || tag to restore */
-	unsigned char *ivp;		/* the IV inside the control message */
+	const unsigned char *pristine; /* decrypt: payload || tag to restore */
+	unsigned char *ivp;	       /* the IV inside the control message */
 	unsigned char nonce[IVLEN];
 	uint64_t seq;
 	struct msghdr msg;
@@ -305,7 +305,8 @@ struct raw {
 	int split_nout;
 	unsigned char split_aad[TLS12_AAD], split_echo[TLS12_AAD], split_tag[TAGLEN];
 	union {
-		char buf[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct af_alg_iv) + IVLEN) +
+		char buf[CMSG_SPACE(sizeof(uint32_t)) +
+			 CMSG_SPACE(sizeof(struct af_alg_iv) + IVLEN) +
 			 CMSG_SPACE(sizeof(uint32_t))];
 		struct cmsghdr align;
 	} cbuf;
@@ -469,17 +470,17 @@ static int raw_split_op(void *vr)
 enum { PH_INIT, PH_SETTAG, PH_AAD, PH_DATA, PH_FINAL, PH_GETTAG, PH_SYS, PH_N };
 
 struct phases {
-	double (*v)[PH_N];		/* per message, seconds */
+	double (*v)[PH_N]; /* per message, seconds */
 	long n, cap;
 };
 
 struct evp13 {
-	struct phases *ph;		/* time each call into it, or NULL */
+	struct phases *ph; /* time each call into it, or NULL */
 	EVP_CIPHER_CTX *ctx;
 	int enc;
 	size_t len;
 	unsigned char *buf;
-	const unsigned char *pristine;	/* decrypt: payload || tag */
+	const unsigned char *pristine; /* decrypt: payload || tag */
 	unsigned char nonce[IVLEN], cur[IVLEN];
 	unsigned char aad[TLS13_AAD];
 	unsigned char tag[TAGLEN];
@@ -522,24 +523,22 @@ static int evp13_record(struct evp13 *e, const unsigned char *nonce)
 	double t[PH_GETTAG + 2] = { 0 }, sys0 = sys_time;
 	int timing = e->ph != NULL, outl = 0, fl = 0;
 
-#define MARK(i)                          \
-	do {                             \
-		if (timing)              \
-			t[i] = now_s();  \
+#define MARK(i)                                                                                    \
+	do {                                                                                       \
+		if (timing)                                                                        \
+			t[i] = now_s();                                                            \
 	} while (0)
 	MARK(PH_INIT);
 	if (!EVP_CipherInit_ex(e->ctx, NULL, NULL, NULL, nonce, e->enc))
 		return -1;
 	MARK(PH_SETTAG);
-	if (!e->enc && !EVP_CIPHER_CTX_ctrl(e->ctx, EVP_CTRL_AEAD_SET_TAG, TAGLEN,
-					    e->buf + e->len))
+	if (!e->enc && !EVP_CIPHER_CTX_ctrl(e->ctx, EVP_CTRL_AEAD_SET_TAG, TAGLEN, e->buf + e->len))
 		return -1;
 	MARK(PH_AAD);
 	if (!EVP_CipherUpdate(e->ctx, NULL, &outl, e->aad, TLS13_AAD))
 		return -1;
 	MARK(PH_DATA);
-	if (!EVP_CipherUpdate(e->ctx, e->buf, &outl, e->buf, (int)e->len) ||
-	    (size_t)outl != e->len)
+	if (!EVP_CipherUpdate(e->ctx, e->buf, &outl, e->buf, (int)e->len) || (size_t)outl != e->len)
 		return -1;
 	MARK(PH_FINAL);
 	if (!EVP_CipherFinal_ex(e->ctx, e->buf + outl, &fl))
@@ -596,9 +595,9 @@ static int evp13_loop(struct evp13 *e, long n)
 struct evp12 {
 	EVP_CIPHER_CTX *ctx;
 	int enc;
-	size_t len;			/* payload */
-	unsigned char *rec;		/* explicit IV || payload || tag */
-	const unsigned char *pristine;	/* decrypt: a whole record */
+	size_t len;		       /* payload */
+	unsigned char *rec;	       /* explicit IV || payload || tag */
+	const unsigned char *pristine; /* decrypt: a whole record */
 	unsigned char aad[TLS12_AAD];
 };
 
@@ -640,8 +639,8 @@ static int evp12_open(struct evp12 *e, const EVP_CIPHER *c, int enc, size_t len,
 	e->rec = calloc(1, rec_len(len));
 	if (e->ctx == NULL || e->rec == NULL ||
 	    !EVP_CipherInit_ex(e->ctx, c, NULL, B.key, NULL, enc) ||
-	    EVP_CIPHER_CTX_ctrl(e->ctx, EVP_CTRL_AEAD_SET_IV_FIXED, TLS12_FIXED,
-				(void *)fixed) <= 0) {
+	    EVP_CIPHER_CTX_ctrl(e->ctx, EVP_CTRL_AEAD_SET_IV_FIXED, TLS12_FIXED, (void *)fixed) <=
+		    0) {
 		fail("EVP TLS 1.2 setup");
 		evp12_close(e);
 		return -1;
@@ -730,10 +729,10 @@ static int copy_op(void *vc)
 /* ---- measurement -------------------------------------------------------- */
 
 struct contender {
-	int (*prep)(void *);		/* before each message, not timed (may be NULL) */
-	int (*op)(void *);		/* one message, timed */
+	int (*prep)(void *); /* before each message, not timed (may be NULL) */
+	int (*op)(void *);   /* one message, timed */
 	void *st;
-	int solo;			/* runs its samples back to back, after the others' */
+	int solo; /* runs its samples back to back, after the others' */
 };
 
 static int run_n(const struct contender *c, long n)
@@ -745,18 +744,18 @@ static int run_n(const struct contender *c, long n)
 }
 
 struct result {
-	long iters;			/* messages per contender and round */
-	long group;			/* messages per timing sample */
-	double us[NCONT];		/* median time per message, per contender */
-	double sys_us[NCONT];		/* median AF_ALG syscall time per message (sys_timing) */
-	double calls[NCONT];		/* AF_ALG syscalls per message seen by the wrappers */
-	double tratio;			/* the same from the means of the fastest 80% of samples */
+	long iters;	      /* messages per contender and round */
+	long group;	      /* messages per timing sample */
+	double us[NCONT];     /* median time per message, per contender */
+	double sys_us[NCONT]; /* median AF_ALG syscall time per message (sys_timing) */
+	double calls[NCONT];  /* AF_ALG syscalls per message seen by the wrappers */
+	double tratio;	      /* the same from the means of the fastest 80% of samples */
 	int rounds;
 	/* Per round, per message, us: median, mean of the fastest 80%, AF_ALG syscalls, the rest. */
 	double t[NCONT][MAX_ROUNDS], tm[NCONT][MAX_ROUNDS];
 	double sys[NCONT][MAX_ROUNDS], user[NCONT][MAX_ROUNDS];
-	double ratio, rmin, rmax;	/* contender 0 over contender 1: throughput ratio */
-	long msgs0;			/* messages contender 0 ran in all */
+	double ratio, rmin, rmax; /* contender 0 over contender 1: throughput ratio */
+	long msgs0;		  /* messages contender 0 ran in all */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -804,8 +803,8 @@ static double low_mean(const double *sorted, long n, double keep)
 	return sum / (double)m;
 }
 
-#define SAMPLE_S 40e-6		/* a timing sample covers at least this long */
-#define MIN_SAMPLES 25		/* per contender and round */
+#define SAMPLE_S 40e-6 /* a timing sample covers at least this long */
+#define MIN_SAMPLES 25 /* per contender and round */
 
 /*
  * Run @k contenders (@c[0] the provider, @c[1] its baseline, the rest
@@ -817,8 +816,7 @@ static double low_mean(const double *sorted, long n, double keep)
  * samples, which drops samples hit by preemption.  Only the messages' ops
  * are timed (not the restoring of a decryption's input).
  */
-static int measure(const struct contender *c, int k, int rounds, double batch_s,
-		   struct result *res)
+static int measure(const struct contender *c, int k, int rounds, double batch_s, struct result *res)
 {
 	double ratio[MAX_ROUNDS], tratio[MAX_ROUNDS], secs = 0, per_msg;
 	double *t[NCONT] = { NULL }, *sys[NCONT] = { NULL }, *user = NULL;
@@ -940,8 +938,8 @@ static const unsigned char tls13_aad[TLS13_AAD] = { 23, 3, 3, 0x40, 0x11 };
 struct engine_row {
 	const char *shape, *dir;
 	size_t len;
-	struct result res;		/* ratio rounds: provider, raw, copy */
-	struct result bd;		/* breakdown pass: provider, raw, provider hot, raw split */
+	struct result res; /* ratio rounds: provider, raw, copy */
+	struct result bd;  /* breakdown pass: provider, raw, provider hot, raw split */
 	int engine_ok;
 	int have_bd;
 };
@@ -1059,7 +1057,8 @@ static int engine_row(struct engine_row *row, int tls12, int enc, size_t len)
 	c[1].st = &raw;
 	cp.src = ref;
 	cp.len = len;
-	cp.cleanse = !tls12; /* TLS 1.3 messages cleanse the kept copy; TLS 1.2 frees a scratch buffer */
+	cp.cleanse =
+		!tls12; /* TLS 1.3 messages cleanse the kept copy; TLS 1.2 frees a scratch buffer */
 	c[2].prep = NULL;
 	c[2].op = copy_op;
 	c[2].st = &cp;
@@ -1117,8 +1116,8 @@ static int engine_row(struct engine_row *row, int tls12, int enc, size_t len)
 	c[3].op = raw_split_op;
 	c[3].st = &raw;
 	sys_timing = 1;
-	row->have_bd = measure(c, 4, B.rounds < BD_ROUNDS ? B.rounds : BD_ROUNDS,
-			       B.batch_s / 3, &row->bd) == 0;
+	row->have_bd = measure(c, 4, B.rounds < BD_ROUNDS ? B.rounds : BD_ROUNDS, B.batch_s / 3,
+			       &row->bd) == 0;
 	sys_timing = 0;
 	rc = 0;
 out:
@@ -1187,7 +1186,8 @@ static void section_engine(void)
 
 	printf("\n   Where prov - raw goes (us per message; a separate pass of %d rounds with the "
 	       "AF_ALG\n   syscalls timed; medians of per-round values, so the parts need not add "
-	       "up exactly)\n", BD_ROUNDS);
+	       "up exactly)\n",
+	       BD_ROUNDS);
 	printf("     kernel layout: raw loop with the provider's iovecs (separate AAD / tag / "
 	       "AAD-echo\n                    buffers, readv) minus raw loop, syscall time\n");
 	printf("     kernel other : provider syscall time minus that split-iovec raw loop's\n");
@@ -1212,9 +1212,11 @@ static void section_engine(void)
 			v[4][q] = r->user[0][q] - r->user[1][q] - v[3][q];
 		}
 		if (!row->have_bd || r->calls[0] < 1.5) {
-			printf("   %-6s %-3s %7s | (not measured: the wrappers saw %.1f AF_ALG calls "
-			       "per message)\n", row->shape, row->dir,
-			       size_str(row->len, sz, sizeof(sz)), row->have_bd ? r->calls[0] : 0.0);
+			printf("   %-6s %-3s %7s | (not measured: the wrappers saw %.1f AF_ALG "
+			       "calls "
+			       "per message)\n",
+			       row->shape, row->dir, size_str(row->len, sz, sizeof(sz)),
+			       row->have_bd ? r->calls[0] : 0.0);
 			continue;
 		}
 		printf("   %-6s %-3s %7s | %9.2f | %9.2f %9.2f | %9.2f %9.2f | %.1f\n", row->shape,
@@ -1265,7 +1267,8 @@ static void section_delegated(void)
 			em0 = prov_counter("eip93-engine-messages");
 			sm0 = prov_counter("eip93-software-messages");
 			if (check13(&a, ref) != 0) {
-				fail("delegated %zu: the answer differs from the default provider", len);
+				fail("delegated %zu: the answer differs from the default provider",
+				     len);
 				ok = 0;
 			} else {
 				ok = measure(c, 2, B.rounds, B.batch_s, &r) == 0;
@@ -1275,19 +1278,21 @@ static void section_delegated(void)
 			evp13_close(&a);
 			evp13_close(&b);
 			if (!ok) {
-				printf("   TLS1.3 %-3s %7s | (failed, see stderr)\n", enc ? "enc" : "dec",
-				       size_str(len, sz, sizeof(sz)));
+				printf("   TLS1.3 %-3s %7s | (failed, see stderr)\n",
+				       enc ? "enc" : "dec", size_str(len, sz, sizeof(sz)));
 				continue;
 			}
 			ok = em1 == em0 && sm1 - sm0 == (uint64_t)r.msgs0 + 1;
 			if (!ok)
 				fail("delegated %zu: %llu engine, %llu software messages", len,
-				     (unsigned long long)(em1 - em0), (unsigned long long)(sm1 - sm0));
+				     (unsigned long long)(em1 - em0),
+				     (unsigned long long)(sm1 - sm0));
 			printf("   %-6s %-3s %7s | %9.1f %9.1f | %9.2f %9.2f | %6.3f (%.3f..%.3f) "
 			       "%6.3f %7s | %s\n",
 			       "TLS1.3", enc ? "enc" : "dec", size_str(len, sz, sizeof(sz)),
 			       mbps(len, r.us[1]), mbps(len, r.us[0]), r.us[1], r.us[0], r.ratio,
-			       r.rmin, r.rmax, r.tratio, r.ratio >= DELEGATE_TARGET ? ">=0.98" : "<0.98 !",
+			       r.rmin, r.rmax, r.tratio,
+			       r.ratio >= DELEGATE_TARGET ? ">=0.98" : "<0.98 !",
 			       ok ? "100%" : "NO");
 			fflush(stdout);
 		}
@@ -1297,7 +1302,7 @@ static void section_delegated(void)
 
 struct call_case {
 	const char *title;
-	int engine;			/* 1: real vs hot eip93; 0: default vs eip93 */
+	int engine; /* 1: real vs hot eip93; 0: default vs eip93 */
 	int enc;
 	size_t len;
 };
@@ -1407,12 +1412,13 @@ static void section_calls(void)
 		{ "deleg. dec 16 B", 0, 0, 16 },
 	};
 	static const char *const rows[PH_N + 1] = {
-		[PH_INIT] = "init (nonce)", [PH_SETTAG] = "set tag", [PH_AAD] = "AAD update",
-		[PH_DATA] = "data update", [PH_SYS] = "  of which AF_ALG", [PH_FINAL] = "final",
-		[PH_GETTAG] = "get tag", [PH_N] = "total"
+		[PH_INIT] = "init (nonce)",	[PH_SETTAG] = "set tag",
+		[PH_AAD] = "AAD update",	[PH_DATA] = "data update",
+		[PH_SYS] = "  of which AF_ALG", [PH_FINAL] = "final",
+		[PH_GETTAG] = "get tag",	[PH_N] = "total"
 	};
-	static const int order[PH_N + 1] = { PH_INIT, PH_SETTAG, PH_AAD, PH_DATA, PH_SYS,
-					     PH_FINAL, PH_GETTAG, PH_N };
+	static const int order[PH_N + 1] = { PH_INIT, PH_SETTAG, PH_AAD,    PH_DATA,
+					     PH_SYS,  PH_FINAL,	 PH_GETTAG, PH_N };
 	double res[4][2][PH_N + 1];
 	int ok[4];
 
@@ -1430,7 +1436,8 @@ static void section_calls(void)
 		printf(" %-19s|", cases[i].title);
 	printf("\n   %-18s |", "");
 	for (int i = 0; i < 4; i++)
-		printf(" %9s %9s|", cases[i].engine ? "real" : "default", cases[i].engine ? "hot" : "eip93");
+		printf(" %9s %9s|", cases[i].engine ? "real" : "default",
+		       cases[i].engine ? "hot" : "eip93");
 	printf("\n");
 	for (int q = 0; q <= PH_N; q++) {
 		int p = order[q];
@@ -1449,11 +1456,11 @@ static void section_calls(void)
 /* ---- section 3: memory -------------------------------------------------- */
 
 struct mem_ctx13 {
-	long at_init;		/* live bytes the context holds after init with key + IV */
-	long after_msg;		/* ... after a completed message */
-	long across[3];		/* live after - before, per message */
-	long peak[3];		/* high-water mark during the message, over before */
-	long leak;		/* live after free - live before new */
+	long at_init;	/* live bytes the context holds after init with key + IV */
+	long after_msg; /* ... after a completed message */
+	long across[3]; /* live after - before, per message */
+	long peak[3];	/* high-water mark during the message, over before */
+	long leak;	/* live after free - live before new */
 };
 
 /* A context's life: new, init (key + IV), @nmsg TLS 1.3 messages of @len, free. */
@@ -1474,7 +1481,7 @@ static int mem_life13(const EVP_CIPHER *c, size_t len, int nmsg, struct mem_ctx1
 	m->at_init = (long)(mem_live - base);
 	fill(buf, len, 2);
 	for (int i = 0; i < nmsg && ok; i++) {
-		int enc = i < 2;	/* messages 0, 1 encrypt; 2 decrypts message 1 back */
+		int enc = i < 2; /* messages 0, 1 encrypt; 2 decrypts message 1 back */
 
 		if (i == 2)
 			nonce_for(nonce, base_nonce, 1);
@@ -1535,7 +1542,8 @@ static void section_memory(void)
 
 	printf("\n3. Memory: live heap bytes (CRYPTO_set_mem_functions, counted from the start)\n");
 	printf("   one AES-%zu-GCM EVP_CIPHER_CTX, eip93 vs default; messages of %zu bytes "
-	       "(engine-eligible)\n\n", B.keylen * 8, len);
+	       "(engine-eligible)\n\n",
+	       B.keylen * 8, len);
 	/* Warm-up lives: one-time per-process state (error stacks, caches) is not the context's. */
 	if (mem_life13(B.c_dflt, len, 3, &warm) != 0 || mem_life13(B.c_eip93, len, 3, &warm) != 0 ||
 	    mem_life13(B.c_eip93, len, 3, &warm) != 0 || mem_life12(B.c_dflt, len, &warm12) != 0 ||
@@ -1552,7 +1560,8 @@ static void section_memory(void)
 		return;
 	}
 	if (em1 - em0 != 4)
-		fail("memory: %llu of 4 eip93 messages took the engine", (unsigned long long)(em1 - em0));
+		fail("memory: %llu of 4 eip93 messages took the engine",
+		     (unsigned long long)(em1 - em0));
 	extra_init = e.at_init - d.at_init;
 	extra_after = e.after_msg - d.after_msg;
 	extra12_init = e12.at_init - d12.at_init;
@@ -1562,8 +1571,9 @@ static void section_memory(void)
 	       "target");
 	printf("   %-44s %8ld %8ld %8ld   %s\n", "TLS1.3 ctx after init (key + IV)", d.at_init,
 	       e.at_init, extra_init, extra_init <= MEMORY_TARGET ? "<=1024" : ">1024 !");
-	printf("   %-44s %8ld %8ld %8ld   %s\n", "TLS1.3 ctx after 3 completed messages", d.after_msg,
-	       e.after_msg, extra_after, extra_after <= MEMORY_TARGET ? "<=1024" : ">1024 !");
+	printf("   %-44s %8ld %8ld %8ld   %s\n", "TLS1.3 ctx after 3 completed messages",
+	       d.after_msg, e.after_msg, extra_after,
+	       extra_after <= MEMORY_TARGET ? "<=1024" : ">1024 !");
 	printf("   %-44s %8ld %8ld %8ld   %s\n", "TLS1.2 ctx after init (key + fixed IV)",
 	       d12.at_init, e12.at_init, extra12_init,
 	       extra12_init <= MEMORY_TARGET ? "<=1024" : ">1024 !");
@@ -1571,13 +1581,11 @@ static void section_memory(void)
 	       d12.after_rec, e12.after_rec, extra12_after,
 	       extra12_after <= MEMORY_TARGET ? "<=1024" : ">1024 !");
 
-	printf("\n   %-44s %8s %8s   %s\n", "across one message (live after - before)",
-	       "default", "eip93", "eip93 peak during it (transient)");
+	printf("\n   %-44s %8s %8s   %s\n", "across one message (live after - before)", "default",
+	       "eip93", "eip93 peak during it (transient)");
 	{
-		static const char *const what[3] = {
-			"TLS1.3 enc, first (opens + checks the key)", "TLS1.3 enc, next",
-			"TLS1.3 dec, next"
-		};
+		static const char *const what[3] = { "TLS1.3 enc, first (opens + checks the key)",
+						     "TLS1.3 enc, next", "TLS1.3 dec, next" };
 
 		/*
 		 * The first message opens the key on the engine: besides its sockets
@@ -1586,13 +1594,17 @@ static void section_memory(void)
 		 * context is freed.  That, and nothing else, may stay.
 		 */
 		for (int i = 0; i < 3; i++)
-			printf("   %-44s %8ld %8ld   %+ld bytes %s\n", what[i], d.across[i], e.across[i],
-			       e.peak[i], e.across[i] == 0 ? "(none held after: ok)" :
-			       i == 0 && e.across[i] <= MEMORY_TARGET ?
-			       "(the key's check state: ok)" : "(HELD !)");
+			printf("   %-44s %8ld %8ld   %+ld bytes %s\n", what[i], d.across[i],
+			       e.across[i], e.peak[i],
+			       e.across[i] == 0 ? "(none held after: ok)"
+			       : i == 0 && e.across[i] <= MEMORY_TARGET
+				       ? "(the key's check state: ok)"
+				       : "(HELD !)");
 		printf("   %-44s %8ld %8ld   %+ld bytes %s\n", "TLS1.2 enc record (opens the key)",
-		       d12.across, e12.across, e12.peak, e12.across == 0 ? "(none held after: ok)" :
-		       e12.across <= MEMORY_TARGET ? "(the key's check state: ok)" : "(HELD !)");
+		       d12.across, e12.across, e12.peak,
+		       e12.across == 0		     ? "(none held after: ok)"
+		       : e12.across <= MEMORY_TARGET ? "(the key's check state: ok)"
+						     : "(HELD !)");
 	}
 	printf("   %-44s %8ld %8ld\n", "freed context: live after free - before new", d.leak,
 	       e.leak);
@@ -1679,8 +1691,8 @@ static void ks_add(struct ks_cost *k, size_t blk)
 
 static void ks_blocks(struct ks_cost *k, size_t aadlen, size_t boff)
 {
-	size_t nb = (k->len + 15) / 16, firsts[2] = { (4096 - boff) % 4096,
-						      (4096 - aadlen % 4096) % 4096 };
+	size_t nb = (k->len + 15) / 16,
+	       firsts[2] = { (4096 - boff) % 4096, (4096 - aadlen % 4096) % 4096 };
 
 	k->n = 0;
 	ks_add(k, 0);
@@ -1723,8 +1735,10 @@ static int ks_cost_op(void *vs)
 static int ks_cost_us(size_t len, const unsigned char *buf, double *us, size_t *blocks)
 {
 	static struct ks_cost k;
-	EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, B.keylen == 16 ? "AES-128-ECB" :
-					 B.keylen == 24 ? "AES-192-ECB" : "AES-256-ECB",
+	EVP_CIPHER *c = EVP_CIPHER_fetch(NULL,
+					 B.keylen == 16	  ? "AES-128-ECB"
+					 : B.keylen == 24 ? "AES-192-ECB"
+							  : "AES-256-ECB",
 					 "provider=default");
 	long n = B.fixed_iters > 0 ? B.fixed_iters * 50 : 20000;
 	double t0;
@@ -1757,9 +1771,12 @@ static void section_verify(void)
 	char sz[32];
 
 	printf("\n5. The integrity check of every engine result (TLS 1.3 records)\n");
-	printf("   checked / unchecked: eip93 with and without the check (two provider instances),\n"
-	       "   interleaved; check alone: its AES of the sampled counter blocks (first, last, one\n"
-	       "   random, both sides of page edges) + compare, timed on its own, as a share of the\n"
+	printf("   checked / unchecked: eip93 with and without the check (two provider "
+	       "instances),\n"
+	       "   interleaved; check alone: its AES of the sampled counter blocks (first, last, "
+	       "one\n"
+	       "   random, both sides of page edges) + compare, timed on its own, as a share of "
+	       "the\n"
 	       "   checked message time (target: < 1%% at 4 KiB)\n\n");
 	printf("   %-3s %7s | %11s %11s | %7s (%s) | %6s %8s %7s\n", "dir", "size", "checked us",
 	       "unchecked us", "ratio", "min..max", "blocks", "check us", "share");
@@ -1775,7 +1792,8 @@ static void section_verify(void)
 			if (reference13(len, base_nonce, ref) != 0 ||
 			    evp13_open(&e[0], B.c_eip93, enc, len, base_nonce, tls13_aad, ref) != 0)
 				continue;
-			if (evp13_open(&e[1], B.c_eip93_nv, enc, len, base_nonce, tls13_aad, ref) != 0) {
+			if (evp13_open(&e[1], B.c_eip93_nv, enc, len, base_nonce, tls13_aad, ref) !=
+			    0) {
 				evp13_close(&e[0]);
 				continue;
 			}
@@ -1788,9 +1806,11 @@ static void section_verify(void)
 			ok = measure(c, 2, B.rounds, B.batch_s, &r) == 0 &&
 			     ks_cost_us(len, e[0].buf, &kus, &blocks) == 0;
 			if (ok)
-				printf("   %-3s %7s | %11.1f %11.1f | %7.3f (%.3f..%.3f) | %6zu %8.2f "
-				       "%6.2f%%\n", enc ? "enc" : "dec", size_str(len, sz, sizeof(sz)),
-				       r.us[0], r.us[1], r.ratio, r.rmin, r.rmax, blocks, kus,
+				printf("   %-3s %7s | %11.1f %11.1f | %7.3f (%.3f..%.3f) | %6zu "
+				       "%8.2f "
+				       "%6.2f%%\n",
+				       enc ? "enc" : "dec", size_str(len, sz, sizeof(sz)), r.us[0],
+				       r.us[1], r.ratio, r.rmin, r.rmax, blocks, kus,
 				       100.0 * kus / r.us[0]);
 			else
 				fail("integrity cost %s %zu", enc ? "enc" : "dec", len);
@@ -1834,7 +1854,8 @@ int main(int argc, char **argv)
 	B.dflt_nv = B.lib_nv != NULL ? OSSL_PROVIDER_load(B.lib_nv, "default") : NULL;
 	B.eip93_nv = B.lib_nv != NULL ? OSSL_PROVIDER_load(B.lib_nv, "eip93") : NULL;
 	unsetenv("EIP93_TEST_VERIFY");
-	B.c_eip93_nv = B.eip93_nv != NULL ? EVP_CIPHER_fetch(B.lib_nv, alg, "provider=eip93") : NULL;
+	B.c_eip93_nv =
+		B.eip93_nv != NULL ? EVP_CIPHER_fetch(B.lib_nv, alg, "provider=eip93") : NULL;
 	if (B.c_eip93_nv == NULL) {
 		fail("cannot load the unchecked eip93 instance (a test-hooks build is needed)");
 		return 2;
@@ -1846,7 +1867,8 @@ int main(int argc, char **argv)
 		       B.fixed_iters, B.rounds);
 	else
 		printf("%d rounds per row, each contender ~%.0f ms per round; contenders "
-		       "interleaved message by message\n", B.rounds, B.batch_s * 1000);
+		       "interleaved message by message\n",
+		       B.rounds, B.batch_s * 1000);
 
 	section_engine();
 	section_delegated();

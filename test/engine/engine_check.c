@@ -78,9 +78,9 @@ extern char **environ;
 
 #define IVLEN 12
 #define TAGLEN 16
-#define AADLEN 13		/* as a TLS 1.2 record */
+#define AADLEN 13 /* as a TLS 1.2 record */
 #define MSG_MAX 16384
-#define MSG_LEN 8192		/* inside the engine window 4096..32768 */
+#define MSG_LEN 8192 /* inside the engine window 4096..32768 */
 #define NKEYS 3
 #define MAX_ALG_FDS 64
 
@@ -206,7 +206,7 @@ static int knob_set(const char *name, long long v)
 static OSSL_LIB_CTX *lib;
 static OSSL_PROVIDER *prov_eip93, *prov_default;
 static EVP_CIPHER *c_test[NKEYS], *c_ref[NKEYS];
-static char kalg[64];		/* the kernel algorithm the gate bound */
+static char kalg[64]; /* the kernel algorithm the gate bound */
 
 static uint64_t counter(const char *name)
 {
@@ -338,7 +338,8 @@ static int setup(const char *config)
 	if (prov_eip93 == NULL || prov_default == NULL) {
 		ERR_print_errors_fp(stdout);
 		return check(0, "load the eip93 and default providers (OPENSSL_MODULES=%s)",
-			     getenv("OPENSSL_MODULES") != NULL ? getenv("OPENSSL_MODULES") : "unset");
+			     getenv("OPENSSL_MODULES") != NULL ? getenv("OPENSSL_MODULES")
+							       : "unset");
 	}
 	for (int k = 0; k < NKEYS; k++) {
 		c_test[k] = EVP_CIPHER_fetch(lib, cipher_names[k], "provider=eip93");
@@ -395,7 +396,7 @@ static void rng_fill(uint64_t *s, unsigned char *p, size_t n)
 
 /* One message with the default provider's answer. */
 struct msg {
-	int ks;				/* index into cipher_names */
+	int ks; /* index into cipher_names */
 	size_t len;
 	unsigned char key[32], iv[IVLEN], aad[AADLEN], tag[TAGLEN];
 	unsigned char pt[MSG_MAX], ct[MSG_MAX];
@@ -477,7 +478,7 @@ static int roundtrip(EVP_CIPHER_CTX *c, const struct msg *m, int with_key)
 struct fds {
 	int all;			/* open descriptors */
 	int alg;			/* of which AF_ALG sockets */
-	unsigned long ino[MAX_ALG_FDS];	/* their socket inodes */
+	unsigned long ino[MAX_ALG_FDS]; /* their socket inodes */
 	int alg_fd[MAX_ALG_FDS];
 };
 
@@ -557,16 +558,17 @@ static int cmd_corrupt(void)
 	 * is redone in software, the key stays there.
 	 */
 	{
-		uint64_t f0 = counter("eip93-engine-faults"), sf0 =
-			counter("eip93-software-messages-fault");
+		uint64_t f0 = counter("eip93-engine-faults"),
+			 sf0 = counter("eip93-software-messages-fault");
 		int same = msg_make(&wm, &rng, 2, MSG_LEN, 0) && eng_encrypt(warm, &wm, 0);
 
 		check(same, "corrupt=1 after a key passed its check: its next encryption still "
-		      "equals the default provider's");
+			    "equals the default provider's");
 		check(counter("eip93-engine-faults") == f0 + 1 &&
-		      counter("eip93-software-messages-fault") == sf0 + 1,
-		      "that engine result was caught by the integrity check (engine-faults +%" PRIu64
-		      ", software-messages-fault +%" PRIu64 ")", counter("eip93-engine-faults") - f0,
+			      counter("eip93-software-messages-fault") == sf0 + 1,
+		      "that engine result was caught by the integrity check (engine-faults "
+		      "+%" PRIu64 ", software-messages-fault +%" PRIu64 ")",
+		      counter("eip93-engine-faults") - f0,
 		      counter("eip93-software-messages-fault") - sf0);
 	}
 	knob_set("corrupt", 0);
@@ -576,8 +578,8 @@ static int cmd_corrupt(void)
 	snap_print("corrupt=1", &d);
 	check(good, "corrupt=1: %d new keys, every output equals the default provider's",
 	      CORRUPT_KEYS);
-	check(d.kc_fail == CORRUPT_KEYS, "key-checks-failed +%" PRIu64 " (expected %d)",
-	      d.kc_fail, CORRUPT_KEYS);
+	check(d.kc_fail == CORRUPT_KEYS, "key-checks-failed +%" PRIu64 " (expected %d)", d.kc_fail,
+	      CORRUPT_KEYS);
 	check(d.engine == 0, "no engine message (+%" PRIu64 ")", d.engine);
 	check(d.sw_keycheck == 2 * (uint64_t)CORRUPT_KEYS,
 	      "software-messages-key-check +%" PRIu64 " (expected %d: both messages of each key)",
@@ -594,7 +596,8 @@ static int cmd_corrupt(void)
 	d = snap_delta(&a, &b);
 	check(d.engine == 2 && d.kc_pass == 1,
 	      "corrupt=0 again: the new key passes its check and runs on the engine "
-	      "(engine +%" PRIu64 ", checks passed +%" PRIu64 ")", d.engine, d.kc_pass);
+	      "(engine +%" PRIu64 ", checks passed +%" PRIu64 ")",
+	      d.engine, d.kc_pass);
 	return 1;
 }
 
@@ -604,12 +607,12 @@ static int cmd_corrupt(void)
 
 struct fault_site {
 	const char *name;
-	int check_calls;	/* calls of this site in one key check; 0: key open */
+	int check_calls; /* calls of this site in one key check; 0: key open */
 };
 
 static const struct fault_site fault_sites[] = {
-	{ "socket", 0 }, { "bind", 0 }, { "setkey", 0 }, { "authsize", 0 }, { "accept", 0 },
-	{ "timeout", 0 }, { "sendmsg", 3 }, { "read", 3 }, { "shortread", 2 },
+	{ "socket", 0 },  { "bind", 0 },    { "setkey", 0 }, { "authsize", 0 },	 { "accept", 0 },
+	{ "timeout", 0 }, { "sendmsg", 3 }, { "read", 3 },   { "shortread", 2 },
 };
 
 static int cmd_faults(void)
@@ -629,7 +632,8 @@ static int cmd_faults(void)
 	for (size_t i = 0; i < sizeof(fault_sites) / sizeof(fault_sites[0]); i++) {
 		size_t n = strlen(fault_sites[i].name);
 
-		if (strncmp(env, fault_sites[i].name, n) == 0 && (env[n] == '\0' || env[n] == ':')) {
+		if (strncmp(env, fault_sites[i].name, n) == 0 &&
+		    (env[n] == '\0' || env[n] == ':')) {
 			site = &fault_sites[i];
 			nth = env[n] == ':' ? strtol(env + n + 1, NULL, 10) : 1;
 		}
@@ -676,10 +680,12 @@ static int cmd_faults(void)
 		uint64_t kc_pass = FAULT_KEYS - kc_fail + (uint64_t)data_path;
 
 		check(d.errors == 1, "%s: exactly one engine error (+%" PRIu64 ")", env, d.errors);
-		check(d.kc_fail == kc_fail, "%s: key-checks-failed +%" PRIu64 " (expected %" PRIu64
-		      ")", env, d.kc_fail, kc_fail);
-		check(d.kc_pass == kc_pass, "%s: key-checks-passed +%" PRIu64 " (expected %" PRIu64
-		      ")", env, d.kc_pass, kc_pass);
+		check(d.kc_fail == kc_fail,
+		      "%s: key-checks-failed +%" PRIu64 " (expected %" PRIu64 ")", env, d.kc_fail,
+		      kc_fail);
+		check(d.kc_pass == kc_pass,
+		      "%s: key-checks-passed +%" PRIu64 " (expected %" PRIu64 ")", env, d.kc_pass,
+		      kc_pass);
 		check(d.engine == engine, "%s: engine messages +%" PRIu64 " (expected %" PRIu64 ")",
 		      env, d.engine, engine);
 		check(d.sw_error + d.sw_keycheck == 2 * (uint64_t)FAULT_KEYS - engine,
@@ -725,14 +731,16 @@ static int cmd_lifetimes(long n)
 	d = snap_delta(&a, &b);
 	snap_print("lifetimes", &d);
 	measure("%ld key lifetimes (new context, new key: open + check, one 4096-byte engine "
-		"encryption, free) in %.1f s", n, (t1 - t0) / 1e3);
+		"encryption, free) in %.1f s",
+		n, (t1 - t0) / 1e3);
 	check(bad == 0, "%ld key lifetimes: every output correct (%ld wrong)", n, bad);
-	check(f0.all == f1.all, "fd count unchanged after %ld key lifetimes (%d -> %d)", n,
-	      f0.all, f1.all);
+	check(f0.all == f1.all, "fd count unchanged after %ld key lifetimes (%d -> %d)", n, f0.all,
+	      f1.all);
 	check(f1.alg == 0, "no AF_ALG socket left open (%d)", f1.alg);
 	check(d.engine == (uint64_t)n && d.kc_pass == (uint64_t)n,
 	      "every lifetime ran on the engine with its own verified key "
-	      "(engine +%" PRIu64 ", checks +%" PRIu64 ")", d.engine, d.kc_pass);
+	      "(engine +%" PRIu64 ", checks +%" PRIu64 ")",
+	      d.engine, d.kc_pass);
 	check(d.sw_sockcap == 0, "the socket cap was never reached (socket-cap +%" PRIu64 ")",
 	      d.sw_sockcap);
 	check(d.ops < 0 || d.ops >= (long long)d.engine,
@@ -774,7 +782,8 @@ static int child_after_fork(EVP_CIPHER_CTX *a, struct msg *ma, EVP_CIPHER_CTX *m
 	check(ok, "the parent's context gives correct results in the child");
 	check(d.engine == 2 && d.kc_pass == 1,
 	      "the child opened and verified its own sockets and used the engine "
-	      "(engine +%" PRIu64 ", key checks +%" PRIu64 ")", d.engine, d.kc_pass);
+	      "(engine +%" PRIu64 ", key checks +%" PRIu64 ")",
+	      d.engine, d.kc_pass);
 	fds_scan(&f);
 	for (int i = 0; i < f.alg && i < MAX_ALG_FDS; i++)
 		foreign += fds_has_ino(parent, f.ino[i]);
@@ -817,7 +826,8 @@ static int cmd_fork(void)
 		return 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child passed its checks (status %#x)", st);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child passed its checks (status %#x)",
+	      st);
 
 	fds_scan(&fq);
 	for (int i = 0; i < fp.alg && i < MAX_ALG_FDS; i++)
@@ -835,7 +845,8 @@ static int cmd_fork(void)
 	d = snap_delta(&s0, &s1);
 	check(d.engine == 2 && d.kc_pass == 0 && d.errors == 0,
 	      "parent: on the engine with its original sockets (engine +%" PRIu64
-	      ", key checks +%" PRIu64 ", errors +%" PRIu64 ")", d.engine, d.kc_pass, d.errors);
+	      ", key checks +%" PRIu64 ", errors +%" PRIu64 ")",
+	      d.engine, d.kc_pass, d.errors);
 	EVP_CIPHER_CTX_free(a);
 	EVP_CIPHER_CTX_free(mid);
 	return 1;
@@ -931,7 +942,7 @@ static int cmd_exec(void)
 /* ---- threads --------------------------------------------------------------- */
 
 #define NTHREADS 8
-#define THREAD_ROUNDS 6		/* encrypt + decrypt each */
+#define THREAD_ROUNDS 6 /* encrypt + decrypt each */
 
 struct thread_arg {
 	int idx;
@@ -988,8 +999,10 @@ static int cmd_threads(void)
 	d = snap_delta(&a, &b);
 	snap_print("threads", &d);
 	check(started == NTHREADS, "%d threads started", started);
-	check(wrong == 0, "%d threads x %d messages with their own contexts: every output correct "
-	      "(%d wrong)", NTHREADS, 2 * THREAD_ROUNDS, wrong);
+	check(wrong == 0,
+	      "%d threads x %d messages with their own contexts: every output correct "
+	      "(%d wrong)",
+	      NTHREADS, 2 * THREAD_ROUNDS, wrong);
 	check(d.engine == (uint64_t)NTHREADS * 2 * THREAD_ROUNDS && d.kc_pass == NTHREADS,
 	      "all on the engine (engine +%" PRIu64 ", key checks +%" PRIu64 ")", d.engine,
 	      d.kc_pass);
@@ -1069,7 +1082,8 @@ static int raw_tfm(void)
 static ssize_t raw_send_first(int op, const void *buf, size_t len)
 {
 	union {
-		char b[CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + IVLEN) + CMSG_SPACE(4)];
+		char b[CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + IVLEN) +
+		       CMSG_SPACE(4)];
 		struct cmsghdr align;
 	} cb;
 	struct msghdr msg;
@@ -1109,12 +1123,18 @@ static ssize_t raw_send_first(int op, const void *buf, size_t len)
 static const char *err_name(int e)
 {
 	switch (e) {
-	case EINTR: return "EINTR";
-	case EAGAIN: return "EAGAIN";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case EIO: return "EIO";
-	case EBADMSG: return "EBADMSG";
-	default: return "another error";
+	case EINTR:
+		return "EINTR";
+	case EAGAIN:
+		return "EAGAIN";
+	case ETIMEDOUT:
+		return "ETIMEDOUT";
+	case EIO:
+		return "EIO";
+	case EBADMSG:
+		return "EBADMSG";
+	default:
+		return "another error";
 	}
 }
 
@@ -1143,10 +1163,11 @@ static void raw_socket_waits(unsigned int timeout_ms)
 		guard = alarm_hits;
 		guard_disarm();
 		measure("raw AF_ALG read() while the request is incomplete (MSG_MORE pending), "
-			"SO_RCVTIMEO=%u ms: %s after %.0f ms%s", timeout_ms,
-			n >= 0 ? "returned data" : err_name(e), t1 - t0,
+			"SO_RCVTIMEO=%u ms: %s after %.0f ms%s",
+			timeout_ms, n >= 0 ? "returned data" : err_name(e), t1 - t0,
 			guard ? " (ended by this test's 2 s SIGALRM: the wait ignores SO_RCVTIMEO; "
-				"interruptible by signals)" : "");
+				"interruptible by signals)"
+			      : "");
 	}
 	if (op >= 0)
 		close(op);
@@ -1180,12 +1201,14 @@ static void raw_socket_waits(unsigned int timeout_ms)
 		}
 		guard = alarm_hits;
 		guard_disarm();
-		measure("raw AF_ALG sendmsg() once the socket buffer is full (%zu bytes queued with "
+		measure("raw AF_ALG sendmsg() once the socket buffer is full (%zu bytes queued "
+			"with "
 			"MSG_MORE), SO_SNDTIMEO=%u ms: the longest call took %.0f ms and %s%s",
 			queued, timeout_ms, longest,
 			longest_n >= 0 ? "returned a partial count" : err_name(longest_e),
 			guard ? " (ended by this test's 2 s SIGALRM: the wait ignores SO_SNDTIMEO; "
-				"interruptible by signals)" : "");
+				"interruptible by signals)"
+			      : "");
 	}
 	if (op >= 0)
 		close(op);
@@ -1252,11 +1275,12 @@ static int cmd_timeout(unsigned int timeout_ms)
 		if (dl < timeout_ms)
 			check(d.engine == 2 && d.errors == 0,
 			      "delay below the timeout: both messages on the engine, no error "
-			      "(engine +%" PRIu64 ", errors +%" PRIu64 ")", d.engine, d.errors);
+			      "(engine +%" PRIu64 ", errors +%" PRIu64 ")",
+			      d.engine, d.errors);
 		measure("delay_ms=%u, timeout-ms=%u: a new key's first message (setkey, 3 check "
 			"requests, the message) took %.0f ms, the next message %.0f ms; engine "
-			"messages +%" PRIu64 ", engine errors +%" PRIu64 ", driver ops +%lld", dl,
-			timeout_ms, t1 - t0, t2 - t1, d.engine, d.errors, d.ops);
+			"messages +%" PRIu64 ", engine errors +%" PRIu64 ", driver ops +%lld",
+			dl, timeout_ms, t1 - t0, t2 - t1, d.engine, d.errors, d.ops);
 	}
 	raw_socket_waits(timeout_ms);
 	return 1;
@@ -1394,10 +1418,11 @@ static void stall_round(int kill_it, unsigned int timeout_ms)
 	close(down[1]);
 
 	if (kill_it) {
-		check(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the stalled child died of SIGKILL");
+		check(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		      "the stalled child died of SIGKILL");
 		measure("stall=1, SIGKILL at +%d ms: the process was %s at +%d ms (state %c), "
-			"and died %.0f ms after stall=0 released the request", STALL_KILL_MS,
-			alive_at_release ? "still alive" : "gone", STALL_RELEASE_MS,
+			"and died %.0f ms after stall=0 released the request",
+			STALL_KILL_MS, alive_at_release ? "still alive" : "gone", STALL_RELEASE_MS,
 			state_at_release, t_end - t_rel);
 	} else {
 		int got = read_full(up[0], &r, sizeof(r));
@@ -1409,10 +1434,11 @@ static void stall_round(int kill_it, unsigned int timeout_ms)
 		measure("stall=1 (timeout-ms=%u): the request was held by the driver after %.0f ms "
 			"(held=%lld); the process was blocked in state %c and still waiting at "
 			"+%d ms; stall=0 released it: the call returned after %.0f ms in all, "
-			"%.0f ms after the release, on the engine", timeout_ms, t_held, held,
-			state_at_release, STALL_RELEASE_MS, r.blocked_ms, t_end - t_rel);
+			"%.0f ms after the release, on the engine",
+			timeout_ms, t_held, held, state_at_release, STALL_RELEASE_MS, r.blocked_ms,
+			t_end - t_rel);
 		check(alive_at_release, "a stalled request is not ended by the socket timeout "
-		      "(the call was still waiting when released)");
+					"(the call was still waiting when released)");
 	}
 	close(up[0]);
 }
@@ -1421,7 +1447,8 @@ static int cmd_stall(unsigned int timeout_ms)
 {
 	stall_round(0, timeout_ms);
 	stall_round(1, timeout_ms);
-	check(knob_get("stall") == 0 && knob_get("held") == 0, "the driver holds nothing afterwards");
+	check(knob_get("stall") == 0 && knob_get("held") == 0,
+	      "the driver holds nothing afterwards");
 	return 1;
 }
 

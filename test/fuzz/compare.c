@@ -64,14 +64,16 @@ static void describe(const struct fz_side *a, const struct fz_side *b, size_t i,
 	x = &a->tr.e[i];
 	y = &b->tr.e[i];
 	if (strcmp(x->what, y->what) != 0) {
-		snprintf(msg, n, "call %zu: different calls (%s: '%s', %s: '%s')", i, a->label, x->what,
-			 b->label, y->what);
+		snprintf(msg, n, "call %zu: different calls (%s: '%s', %s: '%s')", i, a->label,
+			 x->what, b->label, y->what);
 	} else if (x->ret != y->ret || x->len != y->len) {
-		snprintf(msg, n, "call %zu '%s': %s returned %lld (length %lld), %s returned %lld (length %lld)",
+		snprintf(msg, n,
+			 "call %zu '%s': %s returned %lld (length %lld), %s returned %lld (length "
+			 "%lld)",
 			 i, x->what, a->label, x->ret, x->len, b->label, y->ret, y->len);
 	} else if (x->n != y->n) {
-		snprintf(msg, n, "call %zu '%s': %s wrote %zu bytes, %s %zu", i, x->what, a->label, x->n,
-			 b->label, y->n);
+		snprintf(msg, n, "call %zu '%s': %s wrote %zu bytes, %s %zu", i, x->what, a->label,
+			 x->n, b->label, y->n);
 	} else {
 		size_t j = 0, k;
 
@@ -80,11 +82,12 @@ static void describe(const struct fz_side *a, const struct fz_side *b, size_t i,
 		k = j;
 		while (k < x->n && a->tr.buf[x->off + k] != b->tr.buf[y->off + k])
 			k++;
-		snprintf(msg, n,
-			 "call %zu '%s': bytes differ from offset %zu of %zu (%s 0x%02x, %s 0x%02x; "
-			 "first run of differing bytes %zu long)",
-			 i, x->what, j, x->n, a->label, a->tr.buf[x->off + j], b->label,
-			 b->tr.buf[y->off + j], k - j);
+		snprintf(
+			msg, n,
+			"call %zu '%s': bytes differ from offset %zu of %zu (%s 0x%02x, %s 0x%02x; "
+			"first run of differing bytes %zu long)",
+			i, x->what, j, x->n, a->label, a->tr.buf[x->off + j], b->label,
+			b->tr.buf[y->off + j], k - j);
 	}
 }
 
@@ -99,7 +102,8 @@ static long first_difference(const struct fz_tr *a, const struct fz_tr *b)
 		const struct fz_entry *x = &a->e[i], *y = &b->e[i];
 
 		if (strcmp(x->what, y->what) != 0 || x->ret != y->ret || x->len != y->len ||
-		    x->n != y->n || (x->n != 0 && memcmp(a->buf + x->off, b->buf + y->off, x->n) != 0))
+		    x->n != y->n ||
+		    (x->n != 0 && memcmp(a->buf + x->off, b->buf + y->off, x->n) != 0))
 			return (long)i;
 	}
 	return a->ne == b->ne ? -1 : (long)n;
@@ -113,8 +117,8 @@ static void report(const struct fz_script *s, const struct fz_side *a, const str
 	if ((size_t)i < a->tr.ne && (size_t)i < b->tr.ne)
 		describe(a, b, (size_t)i, msg, sizeof(msg));
 	else
-		snprintf(msg, sizeof(msg), "%s made %zu calls, %s %zu", a->label, a->tr.ne, b->label,
-			 b->tr.ne);
+		snprintf(msg, sizeof(msg), "%s made %zu calls, %s %zu", a->label, a->tr.ne,
+			 b->label, b->tr.ne);
 	if (step < 0)
 		snprintf(op, sizeof(op), "the first init (cipher, key #0, IV #0)");
 	else
@@ -139,10 +143,11 @@ static void trace(const struct fz_side *a, const struct fz_side *b, long step)
 		const struct fz_entry *x = i < a->tr.ne ? &a->tr.e[i] : NULL;
 		const struct fz_entry *y = i < b->tr.ne ? &b->tr.e[i] : NULL;
 
-		fprintf(stderr, "  [%ld.%zu] %-40s %s %lld/%lld (%zu bytes) | %s %lld/%lld (%zu bytes)\n",
+		fprintf(stderr,
+			"  [%ld.%zu] %-40s %s %lld/%lld (%zu bytes) | %s %lld/%lld (%zu bytes)\n",
 			step, i, x != NULL ? x->what : y->what, a->label, x != NULL ? x->ret : 0,
-			x != NULL ? x->len : 0, x != NULL ? x->n : 0, b->label, y != NULL ? y->ret : 0,
-			y != NULL ? y->len : 0, y != NULL ? y->n : 0);
+			x != NULL ? x->len : 0, x != NULL ? x->n : 0, b->label,
+			y != NULL ? y->ret : 0, y != NULL ? y->len : 0, y != NULL ? y->n : 0);
 	}
 }
 

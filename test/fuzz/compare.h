@@ -18,13 +18,13 @@ int fz_rand_install(void);
 int fz_compare_run(const struct fz_script *s, struct fz_side *test, struct fz_side *ref);
 
 struct fz_totals {
-	unsigned long execs;		/* scripts run */
-	unsigned long engine_execs;	/* of which at least one engine message */
-	unsigned long engine_messages;	/* eip93-engine-messages, summed */
-	unsigned long fault_execs;	/* scripts with a fault plan */
-	unsigned long faults;		/* faults the fake injected */
+	unsigned long execs;	       /* scripts run */
+	unsigned long engine_execs;    /* of which at least one engine message */
+	unsigned long engine_messages; /* eip93-engine-messages, summed */
+	unsigned long fault_execs;     /* scripts with a fault plan */
+	unsigned long faults;	       /* faults the fake injected */
 	unsigned long divergences;
-	unsigned long reloads;		/* provider reloaded after faults */
+	unsigned long reloads; /* provider reloaded after faults */
 };
 
 /* fz_harness_init() - environment, providers, ciphers; exits with a message if impossible. */

@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-static const size_t boundaries[] = { 0, 1, 15, 16, 17, 4095, 4096, 4097, 8192,
-				     16383, 16384, 32767, 32768, 32769, 65535, 65536 };
+static const size_t boundaries[] = { 0,	   1,	  15,	 16,	17,    4095,  4096,  4097,
+				     8192, 16383, 16384, 32767, 32768, 32769, 65535, 65536 };
 #define N_BOUND (sizeof(boundaries) / sizeof(boundaries[0]))
 
 /*
@@ -83,14 +83,15 @@ static uint16_t le16(const uint8_t *p)
 void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 {
 	uint8_t h[FZ_HEADER] = { 0 };
-	static const int errs[] = { 5 /* EIO */, 12 /* ENOMEM */, 24 /* EMFILE */,
-				    14 /* EFAULT */, 11 /* EAGAIN */, 110 /* ETIMEDOUT */,
+	static const int errs[] = { 5 /* EIO */,     12 /* ENOMEM */,
+				    24 /* EMFILE */, 14 /* EFAULT */,
+				    11 /* EAGAIN */, 110 /* ETIMEDOUT */,
 				    22 /* EINVAL */, 74 /* EBADMSG */ };
 
 	memset(s, 0, sizeof(*s));
 	memcpy(h, data, size < FZ_HEADER ? size : FZ_HEADER);
 	s->keysize = (h[0] & 3) == 3 ? 2 : h[0] & 3;
-	s->query_each = (h[0] & 0x14) == 0x14;	/* a quarter of the inputs: it costs */
+	s->query_each = (h[0] & 0x14) == 0x14; /* a quarter of the inputs: it costs */
 	s->start_dec = (h[0] >> 3) & 1;
 
 	/*
@@ -100,7 +101,7 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	s->plan.site = (h[1] & 15) < 12 ? 0 : (h[1] & 15) - 11;
 	s->plan.kind = (h[2] & 0x0f) % (FUZZ_KEYSTREAM_FAULTS ? 5 : 3);
 	s->plan.err = errs[(h[2] >> 4) % (sizeof(errs) / sizeof(errs[0]))];
-	s->plan.nth = 1 + h[3] % 16;	/* a key check takes 3 calls: 4.. hit data */
+	s->plan.nth = 1 + h[3] % 16; /* a key check takes 3 calls: 4.. hit data */
 	s->plan.every = h[4] & 1;
 	/*
 	 * Keystream faults always touch an edge block (the first, or the last):
@@ -131,8 +132,7 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	}
 }
 
-size_t fz_encode_header(uint8_t *out, int keysize, int flags, const uint8_t plan[7],
-			uint64_t seed)
+size_t fz_encode_header(uint8_t *out, int keysize, int flags, const uint8_t plan[7], uint64_t seed)
 {
 	out[0] = (uint8_t)((keysize & 3) | (flags & 0xfc));
 	memcpy(out + 1, plan, 7);
@@ -160,11 +160,11 @@ static const char *const final3[] = { "CipherFinal_ex", "Enc/DecFinal_ex", "EVP_
 static const char *const dirs[] = { "enc", "dec", "unchanged", "flip" };
 static const char *const srcs[] = { "plaintext", "valid-ciphertext", "junk" };
 static const char *const tagsrc[] = { "valid", "corrupted", "junk" };
-static const char *const reinit[] = { "iv", "key+iv", "cipher+key+iv", "none",
-				      "key-then-iv", "iv(dir -1)", "same-key+iv", "iv" };
+static const char *const reinit[] = { "iv",	     "key+iv",	   "cipher+key+iv", "none",
+				      "key-then-iv", "iv(dir -1)", "same-key+iv",   "iv" };
 static const char *const timing[] = { "tag-early", "tag-late", "tag-early+late", "no-tag" };
-static const char *const corrupt[] = { "none", "explicit-iv", "ciphertext", "tag", "header",
-				       "none", "none", "none" };
+static const char *const corrupt[] = { "none",	 "explicit-iv", "ciphertext", "tag",
+				       "header", "none",	"none",	      "none" };
 
 /* The tables run.c uses to give selectors their meaning, printed alike. */
 const int fz_ivlens[10] = { 12, 12, 16, 1, 8, 13, 64, 128, 0, 129 };
@@ -178,10 +178,10 @@ void fz_describe_op(const struct fz_op *op, char *b, size_t n)
 
 	switch (op->code) {
 	case FZ_INIT:
-		snprintf(b, n, "init(%s%s%s dir=%s api=%d key#%d iv#%d%s)", op->f1 & 1 ? "cipher " : "",
-			 op->f1 & 2 ? "key " : "", op->f1 & 4 ? "iv" : "", dirs[(op->f1 >> 3) & 3],
-			 (op->f1 >> 5) & 3, op->f2 & 3, op->f3 % 8,
-			 (op->f2 >> 2) & 3 ? " other-keysize" : "");
+		snprintf(b, n, "init(%s%s%s dir=%s api=%d key#%d iv#%d%s)",
+			 op->f1 & 1 ? "cipher " : "", op->f1 & 2 ? "key " : "",
+			 op->f1 & 4 ? "iv" : "", dirs[(op->f1 >> 3) & 3], (op->f1 >> 5) & 3,
+			 op->f2 & 3, op->f3 % 8, (op->f2 >> 2) & 3 ? " other-keysize" : "");
 		break;
 	case FZ_IVLEN:
 		snprintf(b, n, "set ivlen %d by %s", fz_ivlens[op->len % 10],
@@ -191,15 +191,16 @@ void fz_describe_op(const struct fz_op *op, char *b, size_t n)
 		snprintf(b, n, "aad %zu bytes by %s", aad, api3[op->f1 % 3]);
 		break;
 	case FZ_DATA:
-		snprintf(b, n, "data %zu bytes (%s) by %s%s%s", len, srcs[op->f2 % 3], api3[op->f1 % 3],
-			 op->f3 & 1 ? " in-place" : "", op->f3 & 2 ? " overlapping" : "");
+		snprintf(b, n, "data %zu bytes (%s) by %s%s%s", len, srcs[op->f2 % 3],
+			 api3[op->f1 % 3], op->f3 & 1 ? " in-place" : "",
+			 op->f3 & 2 ? " overlapping" : "");
 		break;
 	case FZ_FINAL:
 		snprintf(b, n, "final by %s", final3[op->f1 % 3]);
 		break;
 	case FZ_SET_TAG:
-		snprintf(b, n, "set tag (%s, %d bytes) by %s", tagsrc[op->f1 % 3], fz_taglen(op->f3),
-			 op->f2 & 1 ? "param" : "ctrl");
+		snprintf(b, n, "set tag (%s, %d bytes) by %s", tagsrc[op->f1 % 3],
+			 fz_taglen(op->f3), op->f2 & 1 ? "param" : "ctrl");
 		break;
 	case FZ_GET_TAG:
 		snprintf(b, n, "get tag (%d bytes) by %s", fz_taglen(op->f3),
@@ -222,7 +223,8 @@ void fz_describe_op(const struct fz_op *op, char *b, size_t n)
 		snprintf(b, n, "TLS1_AAD alone (mode %d, %zu)", op->f1 % 4, len);
 		break;
 	case FZ_COPY:
-		snprintf(b, n, "EVP_CIPHER_CTX_copy to the other slot%s", op->f1 & 1 ? ", continue there" : "");
+		snprintf(b, n, "EVP_CIPHER_CTX_copy to the other slot%s",
+			 op->f1 & 1 ? ", continue there" : "");
 		break;
 	case FZ_SWITCH:
 		snprintf(b, n, "switch slot");
@@ -231,27 +233,30 @@ void fz_describe_op(const struct fz_op *op, char *b, size_t n)
 		snprintf(b, n,
 			 "message %s %zu bytes, aad %zu in %d parts, data in %d parts, reinit %s, "
 			 "%s, api %s%s%s%s%s iv#%d key#%d",
-			 op->f1 & 1 ? "decrypt" : "encrypt", len, aad, op->f2 & 3, 1 + ((op->f2 >> 2) & 3),
-			 reinit[(op->f1 >> 5) & 7], timing[(op->f1 >> 3) & 3], api3[((op->f1 >> 1) & 3) % 3],
+			 op->f1 & 1 ? "decrypt" : "encrypt", len, aad, op->f2 & 3,
+			 1 + ((op->f2 >> 2) & 3), reinit[(op->f1 >> 5) & 7],
+			 timing[(op->f1 >> 3) & 3], api3[((op->f1 >> 1) & 3) % 3],
 			 op->f2 & 0x10 ? " in-place" : "", op->f2 & 0x20 ? " copy-mid" : "",
-			 op->f2 & 0x40 ? " corrupt" : "", op->f2 & 0x80 ? " zero-length-updates" : "",
-			 op->f3 % 8, (op->f3 >> 4) & 3);
+			 op->f2 & 0x40 ? " corrupt" : "",
+			 op->f2 & 0x80 ? " zero-length-updates" : "", op->f3 % 8,
+			 (op->f3 >> 4) & 3);
 		break;
 	case FZ_TLS12:
 		snprintf(b, n, "TLS 1.2 record %s %zu bytes by %s, corrupt %s%s%s",
-			 op->f1 & 1 ? "decrypt" : "encrypt", len % (FZ_MAX_RECORD + 1), op->f1 & 2 ? "EVP_Cipher" : "CipherUpdate",
-			 corrupt[(op->f1 >> 3) & 7], op->f1 & 4 ? ", zero-length update first" : "",
+			 op->f1 & 1 ? "decrypt" : "encrypt", len % (FZ_MAX_RECORD + 1),
+			 op->f1 & 2 ? "EVP_Cipher" : "CipherUpdate", corrupt[(op->f1 >> 3) & 7],
+			 op->f1 & 4 ? ", zero-length update first" : "",
 			 op->f1 & 0x40 ? ", not in place" : "");
 		break;
 	case FZ_TLS13:
 		snprintf(b, n, "TLS 1.3 record %s %zu bytes by %s, %s%s%s",
-			 op->f1 & 1 ? "decrypt" : "encrypt", len % (FZ_MAX_RECORD + 2), api3[((op->f1 >> 1) & 3) % 3],
-			 timing[(op->f1 >> 3) & 3], op->f1 & 0x20 ? ", corrupt" : "",
-			 op->f1 & 0x40 ? ", init with key" : "");
+			 op->f1 & 1 ? "decrypt" : "encrypt", len % (FZ_MAX_RECORD + 2),
+			 api3[((op->f1 >> 1) & 3) % 3], timing[(op->f1 >> 3) & 3],
+			 op->f1 & 0x20 ? ", corrupt" : "", op->f1 & 0x40 ? ", init with key" : "");
 		break;
 	case FZ_SSH:
-		snprintf(b, n, "OpenSSH packet %s %zu bytes%s%s", op->f1 & 1 ? "decrypt" : "encrypt",
-			 len & ~(size_t)15,
+		snprintf(b, n, "OpenSSH packet %s %zu bytes%s%s",
+			 op->f1 & 1 ? "decrypt" : "encrypt", len & ~(size_t)15,
 			 op->f1 & 2 ? ", corrupt" : "", op->f1 & 4 ? ", no IV_GEN" : "");
 		break;
 	case FZ_PARAMS:
@@ -275,12 +280,14 @@ void fz_print(FILE *f, const struct fz_script *s, long mark)
 
 	fprintf(f, "script: AES-%d-GCM, %s first, seed %016llx%s, %zu steps\n",
 		128 + 64 * s->keysize, s->start_dec ? "decrypting" : "encrypting",
-		(unsigned long long)s->seed, s->query_each ? ", parameters read after each step" : "",
-		s->nops);
+		(unsigned long long)s->seed,
+		s->query_each ? ", parameters read after each step" : "", s->nops);
 	if (s->plan.site == 0)
 		fprintf(f, "fault plan: none\n");
 	else
-		fprintf(f, "fault plan: site=%s,kind=%s,err=%d,nth=%lu,every=%d,block=%ld,count=%lu,mask=%u\n",
+		fprintf(f,
+			"fault plan: "
+			"site=%s,kind=%s,err=%d,nth=%lu,every=%d,block=%ld,count=%lu,mask=%u\n",
 			sites[s->plan.site], kinds[s->plan.kind], s->plan.err, s->plan.nth,
 			s->plan.every, s->plan.block, s->plan.count, s->plan.mask);
 	for (size_t i = 0; i < s->nops; i++) {

@@ -71,7 +71,8 @@ static void world_open(void)
 	w.dflt = OSSL_PROVIDER_load(w.lib, "default");
 	if (w.eip93 == NULL || w.dflt == NULL)
 		die("cannot load the eip93 and default providers");
-	if (!OSSL_PROVIDER_get_params(w.eip93, p) || gate == NULL || strncmp(gate, "enabled:", 8) != 0) {
+	if (!OSSL_PROVIDER_get_params(w.eip93, p) || gate == NULL ||
+	    strncmp(gate, "enabled:", 8) != 0) {
 		fprintf(stderr, "eip93-fuzz: eip93 gate: %s\n", gate != NULL ? gate : "(none)");
 		die("the eip93 gate is not open (EIP93_TEST_* environment?)");
 	}
@@ -156,10 +157,12 @@ int fz_harness_one(const uint8_t *data, size_t size, int print)
 	w.tot.faults += st.faults;
 	w.tot.divergences += r != 0;
 	if (print)
-		printf("result: %s; engine messages %llu, fake calls: %lu opens, %lu seals, %lu unseals, "
+		printf("result: %s; engine messages %llu, fake calls: %lu opens, %lu seals, %lu "
+		       "unseals, "
 		       "%lu faults\n",
-		       r == 0 ? "same on both sides" : "DIVERGENCE", (unsigned long long)(msgs1 - msgs0),
-		       st.opens, st.seals, st.unseals, st.faults);
+		       r == 0 ? "same on both sides" : "DIVERGENCE",
+		       (unsigned long long)(msgs1 - msgs0), st.opens, st.seals, st.unseals,
+		       st.faults);
 	eip93_fake_set_plan(NULL);
 	{
 		/* Every input starts with the engine on and a fresh error and fault budget. */
@@ -187,7 +190,8 @@ void fz_harness_summary(const char *prefix)
 	const struct fz_totals *t = &w.tot;
 
 	fprintf(stderr,
-		"%sexecutions %lu, reaching the engine %lu (%.1f%%), engine messages %lu, with a fault "
+		"%sexecutions %lu, reaching the engine %lu (%.1f%%), engine messages %lu, with a "
+		"fault "
 		"plan %lu, faults injected %lu, provider reloads %lu, divergences %lu\n",
 		prefix, t->execs, t->engine_execs,
 		t->execs != 0 ? 100.0 * (double)t->engine_execs / (double)t->execs : 0.0,

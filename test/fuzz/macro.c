@@ -43,7 +43,8 @@ static int msg_reinit(struct fz_side *sd, int kind, int enc, uint8_t ivsel, int 
 	if (ivsel % 8 == 6)
 		memcpy(iv, m->iv, sizeof(iv));
 	else
-		fz_fill(sd, P_IV, ivsel % 8 == 7 ? 0 : sd->opno * 8 + ivsel % 8 + 1, iv, sizeof(iv));
+		fz_fill(sd, P_IV, ivsel % 8 == 7 ? 0 : sd->opno * 8 + ivsel % 8 + 1, iv,
+			sizeof(iv));
 	switch (kind) {
 	case 3: /* none: whatever IV the context has (after a final: none) */
 		return m->enc;
@@ -120,7 +121,8 @@ void fz_macro_msg(struct fz_side *sd, const struct fz_op *op)
 	if (op->f2 & 0x10)
 		memcpy(out, in, len);
 	for (int i = 0; i < aparts; i++) {
-		size_t a = alen * (size_t)i / (size_t)aparts, b = alen * (size_t)(i + 1) / (size_t)aparts;
+		size_t a = alen * (size_t)i / (size_t)aparts,
+		       b = alen * (size_t)(i + 1) / (size_t)aparts;
 
 		fz_update(sd, "msg.aad", api, enc, NULL, aad + a, b - a);
 		if (zero)
@@ -133,7 +135,8 @@ void fz_macro_msg(struct fz_side *sd, const struct fz_op *op)
 	if (!enc && (timing == 0 || timing == 2))
 		fz_ctrl(sd, "msg.SET_TAG(early)", EVP_CTRL_AEAD_SET_TAG, 16, tag, 0);
 	for (int i = 0; i < dparts; i++) {
-		size_t a = len * (size_t)i / (size_t)dparts, b = len * (size_t)(i + 1) / (size_t)dparts;
+		size_t a = len * (size_t)i / (size_t)dparts,
+		       b = len * (size_t)(i + 1) / (size_t)dparts;
 		const unsigned char *src = op->f2 & 0x10 ? out + a : in + a;
 
 		off = a;

@@ -23,7 +23,8 @@ static void run_file(const char *path)
 	FILE *f = fopen(path, "rb");
 	long n;
 
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) != 0) {
 		fprintf(stderr, "eip93-fuzz-replay: cannot read %s\n", path);
 		exit(2);
 	}

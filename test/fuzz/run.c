@@ -78,8 +78,7 @@ static uint64_t mix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-void fz_fill(const struct fz_side *sd, enum fz_purpose p, uint64_t idx, unsigned char *b,
-	     size_t n)
+void fz_fill(const struct fz_side *sd, enum fz_purpose p, uint64_t idx, unsigned char *b, size_t n)
 {
 	uint64_t x = sd->s->seed ^ (idx * P_NPURPOSE + (uint64_t)p) * 0xd1342543de82ef95ULL;
 	size_t i = 0;
@@ -147,7 +146,8 @@ int fz_init(struct fz_side *sd, const char *what, const EVP_CIPHER *c, const uns
 	int r;
 
 	if (fz_avoid(sd, fz_model(sd)->aad_pending, "tls-aad-then-init") ||
-	    fz_avoid(sd, key != NULL && iv == NULL && fz_model(sd)->zero_aad, "rekey-after-zero-aad"))
+	    fz_avoid(sd, key != NULL && iv == NULL && fz_model(sd)->zero_aad,
+		     "rekey-after-zero-aad"))
 		return 0;
 	r = EVP_CipherInit_ex(fz_ctx(sd), c, NULL, key, iv, enc);
 	fz_model(sd)->tag_ok = 0;
@@ -303,10 +303,14 @@ void fz_query(struct fz_side *sd)
 		fz_log(&sd->tr, "query: no cipher", 0, -1, NULL, 0);
 		return;
 	}
-	fz_log(&sd->tr, "EVP_CIPHER_CTX_get_iv_length", EVP_CIPHER_CTX_get_iv_length(x), -1, NULL, 0);
-	fz_log(&sd->tr, "EVP_CIPHER_CTX_get_key_length", EVP_CIPHER_CTX_get_key_length(x), -1, NULL, 0);
-	fz_log(&sd->tr, "EVP_CIPHER_CTX_get_tag_length", EVP_CIPHER_CTX_get_tag_length(x), -1, NULL, 0);
-	fz_log(&sd->tr, "EVP_CIPHER_CTX_is_encrypting", EVP_CIPHER_CTX_is_encrypting(x), -1, NULL, 0);
+	fz_log(&sd->tr, "EVP_CIPHER_CTX_get_iv_length", EVP_CIPHER_CTX_get_iv_length(x), -1, NULL,
+	       0);
+	fz_log(&sd->tr, "EVP_CIPHER_CTX_get_key_length", EVP_CIPHER_CTX_get_key_length(x), -1, NULL,
+	       0);
+	fz_log(&sd->tr, "EVP_CIPHER_CTX_get_tag_length", EVP_CIPHER_CTX_get_tag_length(x), -1, NULL,
+	       0);
+	fz_log(&sd->tr, "EVP_CIPHER_CTX_is_encrypting", EVP_CIPHER_CTX_is_encrypting(x), -1, NULL,
+	       0);
 	log_size(sd, OSSL_CIPHER_PARAM_IVLEN);
 	log_size(sd, OSSL_CIPHER_PARAM_KEYLEN);
 	log_size(sd, OSSL_CIPHER_PARAM_AEAD_TAGLEN);

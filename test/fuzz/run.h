@@ -25,7 +25,7 @@
 struct fz_entry {
 	char what[64];
 	long long ret, len;
-	size_t off, n;		/* bytes at buf + off */
+	size_t off, n; /* bytes at buf + off */
 };
 
 struct fz_tr {
@@ -36,39 +36,39 @@ struct fz_tr {
 };
 
 struct fz_model {
-	int kidx;		/* key size of the cipher the slot was set up with */
+	int kidx; /* key size of the cipher the slot was set up with */
 	unsigned char key[32];
 	int have_key;
 	unsigned char iv[128];
 	size_t ivlen;
 	int enc;
 	unsigned char aad[4 * FZ_MAX_AAD];
-	size_t aadlen;		/* since the last IV */
-	unsigned char tag[16];	/* the last valid tag the model computed or read */
+	size_t aadlen;	       /* since the last IV */
+	unsigned char tag[16]; /* the last valid tag the model computed or read */
 	unsigned char fixed[12];
-	int fixed_len;		/* 4 (TLS 1.2), 12 (SET_IV_FIXED -1), 0 none */
-	unsigned char inv[8];	/* whole-IV mode: the next invocation field */
+	int fixed_len;	      /* 4 (TLS 1.2), 12 (SET_IV_FIXED -1), 0 none */
+	unsigned char inv[8]; /* whole-IV mode: the next invocation field */
 	unsigned char last_eiv[8];
 	uint64_t seq12, seq13;
 	/* For FUZZ_AVOID_KNOWN: what the known defects need. */
-	int aad_pending;	/* a TLS1_AAD was given, no update since */
-	int tls_used;		/* a TLS 1.2 record ran since the last IV */
-	int tag_ok;		/* the last call was a successful encrypting final */
-	int odd_tag;		/* a tag of another length than 16 was set */
-	int zero_aad;		/* a zero-length EVP_Cipher AAD since the last IV */
-	int empty_update;	/* a zero-length data update since the last IV */
+	int aad_pending;  /* a TLS1_AAD was given, no update since */
+	int tls_used;	  /* a TLS 1.2 record ran since the last IV */
+	int tag_ok;	  /* the last call was a successful encrypting final */
+	int odd_tag;	  /* a tag of another length than 16 was set */
+	int zero_aad;	  /* a zero-length EVP_Cipher AAD since the last IV */
+	int empty_update; /* a zero-length data update since the last IV */
 };
 
 struct fz_side {
 	const char *label;
-	const EVP_CIPHER *c[3];		/* the implementation under test */
-	const EVP_CIPHER *ref[3];	/* default provider: valid ciphertexts */
+	const EVP_CIPHER *c[3];	  /* the implementation under test */
+	const EVP_CIPHER *ref[3]; /* default provider: valid ciphertexts */
 	EVP_CIPHER_CTX *x[2];
 	struct fz_model m[2];
 	int cur;
 	struct fz_tr tr;
 	const struct fz_script *s;
-	size_t opno;			/* the step running now */
+	size_t opno; /* the step running now */
 };
 
 /* PRNG purposes: every byte string a step uses, from (seed, step, purpose). */
@@ -80,8 +80,7 @@ void fz_tr_reset(struct fz_tr *t);
 void fz_tr_free(struct fz_tr *t);
 void fz_log(struct fz_tr *t, const char *what, long long ret, long long len, const void *bytes,
 	    size_t n);
-void fz_fill(const struct fz_side *sd, enum fz_purpose p, uint64_t idx, unsigned char *b,
-	     size_t n);
+void fz_fill(const struct fz_side *sd, enum fz_purpose p, uint64_t idx, unsigned char *b, size_t n);
 void *fz_xmalloc(size_t n);
 
 /* fz_side_start() - fresh contexts; the implicit first step: init(cipher, key 0, IV 0). */

@@ -48,44 +48,44 @@
 #define FZ_HEADER 16
 #define FZ_OPSIZE 8
 #define FZ_MAX_OPS 24
-#define FZ_MAX_LEN 65536	/* largest payload an operation asks for */
+#define FZ_MAX_LEN 65536 /* largest payload an operation asks for */
 #define FZ_MAX_AAD 1024
-#define FZ_MAX_RECORD 16384	/* TLS payloads: modulo this (+1 for 1.3's type byte) */
+#define FZ_MAX_RECORD 16384 /* TLS payloads: modulo this (+1 for 1.3's type byte) */
 
 enum fz_code {
-	FZ_INIT,	/* EVP_CipherInit_ex* with any of cipher, key, IV, direction */
-	FZ_IVLEN,	/* AEAD IV length by ctrl or parameter */
-	FZ_AAD,		/* one AAD update */
-	FZ_DATA,	/* one data update */
-	FZ_FINAL,	/* final (or EVP_Cipher(NULL, 0)) */
-	FZ_SET_TAG,	/* AEAD tag by ctrl or parameter */
+	FZ_INIT,    /* EVP_CipherInit_ex* with any of cipher, key, IV, direction */
+	FZ_IVLEN,   /* AEAD IV length by ctrl or parameter */
+	FZ_AAD,	    /* one AAD update */
+	FZ_DATA,    /* one data update */
+	FZ_FINAL,   /* final (or EVP_Cipher(NULL, 0)) */
+	FZ_SET_TAG, /* AEAD tag by ctrl or parameter */
 	FZ_GET_TAG,
-	FZ_QUERY,	/* every gettable context parameter, the EVP accessors */
-	FZ_IV_FIXED,	/* TLS fixed IV: 4 bytes, -1 (whole IV), other lengths */
-	FZ_IV_GEN,	/* EVP_CTRL_GCM_IV_GEN */
-	FZ_IV_INV,	/* EVP_CTRL_GCM_SET_IV_INV */
-	FZ_TLS_AAD,	/* EVP_CTRL_AEAD_TLS1_AAD alone (any length field) */
-	FZ_COPY,	/* EVP_CIPHER_CTX_copy into the other slot */
-	FZ_SWITCH,	/* continue on the other slot */
-	FZ_MSG,		/* macro: one generic message */
-	FZ_TLS12,	/* macro: one TLS 1.2 record (TLS1_AAD + in-place update/one-shot) */
-	FZ_TLS13,	/* macro: one TLS 1.3 record (per-record IV) */
-	FZ_SSH,		/* macro: one OpenSSH packet (IV_GEN, EVP_Cipher AAD/data/final) */
-	FZ_PARAMS,	/* set_params with several keys at once */
-	FZ_RESET,	/* EVP_CIPHER_CTX_reset */
+	FZ_QUERY,    /* every gettable context parameter, the EVP accessors */
+	FZ_IV_FIXED, /* TLS fixed IV: 4 bytes, -1 (whole IV), other lengths */
+	FZ_IV_GEN,   /* EVP_CTRL_GCM_IV_GEN */
+	FZ_IV_INV,   /* EVP_CTRL_GCM_SET_IV_INV */
+	FZ_TLS_AAD,  /* EVP_CTRL_AEAD_TLS1_AAD alone (any length field) */
+	FZ_COPY,     /* EVP_CIPHER_CTX_copy into the other slot */
+	FZ_SWITCH,   /* continue on the other slot */
+	FZ_MSG,	     /* macro: one generic message */
+	FZ_TLS12,    /* macro: one TLS 1.2 record (TLS1_AAD + in-place update/one-shot) */
+	FZ_TLS13,    /* macro: one TLS 1.3 record (per-record IV) */
+	FZ_SSH,	     /* macro: one OpenSSH packet (IV_GEN, EVP_Cipher AAD/data/final) */
+	FZ_PARAMS,   /* set_params with several keys at once */
+	FZ_RESET,    /* EVP_CIPHER_CTX_reset */
 	FZ_NCODES
 };
 
 struct fz_op {
 	enum fz_code code;
 	uint8_t f1, f2, f3;
-	uint16_t len, len2;	/* raw: decoded by fz_size() etc. */
+	uint16_t len, len2; /* raw: decoded by fz_size() etc. */
 };
 
 /* The fake's fault plan, in fuzzer terms (mapped onto eip93_fake_plan). */
 struct fz_plan {
-	int site;		/* 0 none, 1 open, 2 seal, 3 unseal, 4 data */
-	int kind;		/* 0 errno, 1 short, 2 badmsg, 3 keystream, 4 nowrite */
+	int site; /* 0 none, 1 open, 2 seal, 3 unseal, 4 data */
+	int kind; /* 0 errno, 1 short, 2 badmsg, 3 keystream, 4 nowrite */
 	int err;
 	unsigned long nth;
 	int every;
@@ -95,7 +95,7 @@ struct fz_plan {
 };
 
 struct fz_script {
-	int keysize;		/* 0, 1, 2: 128, 192, 256 */
+	int keysize; /* 0, 1, 2: 128, 192, 256 */
 	int query_each;
 	int start_dec;
 	struct fz_plan plan;
@@ -129,8 +129,7 @@ void fz_describe_op(const struct fz_op *op, char *buf, size_t len);
 void fz_print(FILE *f, const struct fz_script *s, long mark);
 
 /* fz_encode_*() - the inverse, for writing seeds by hand. */
-size_t fz_encode_header(uint8_t *out, int keysize, int flags, const uint8_t plan[7],
-			uint64_t seed);
+size_t fz_encode_header(uint8_t *out, int keysize, int flags, const uint8_t plan[7], uint64_t seed);
 size_t fz_encode_op(uint8_t *out, enum fz_code code, uint8_t f1, uint8_t f2, uint8_t f3,
 		    uint16_t len, uint16_t len2);
 /* fz_raw_size() - a raw len field that decodes to exactly @n (n <= 8191 or 4096..32768). */

@@ -23,7 +23,10 @@ struct sb {
 };
 
 /* Fault plan bytes (header [1..7]); see fz_decode(). */
-#define PLAN_NONE { 0, 0, 0, 0, 0, 0, 0 }
+#define PLAN_NONE                                                                                  \
+	{                                                                                          \
+		0, 0, 0, 0, 0, 0, 0                                                                \
+	}
 #define SITE_OPEN 12
 #define SITE_SEAL 13
 #define SITE_UNSEAL 14
@@ -62,8 +65,8 @@ static void op(struct sb *s, enum fz_code c, uint8_t f1, uint8_t f2, uint8_t f3,
 #define COPYMID 0x20
 #define CORRUPT 0x40
 #define ZEROUPD 0x80
-#define AAD13 0xc001		/* fz_aadlen(): 13 */
-#define AAD(n) ((uint16_t)(0x4000 | (n)))	/* up to 512 */
+#define AAD13 0xc001			  /* fz_aadlen(): 13 */
+#define AAD(n) ((uint16_t)(0x4000 | (n))) /* up to 512 */
 
 /* INIT flags */
 #define I_CIPHER 1
@@ -74,7 +77,7 @@ static void op(struct sb *s, enum fz_code c, uint8_t f1, uint8_t f2, uint8_t f3,
 #define I_SAME (2 << 3)
 #define I_FLIP (3 << 3)
 
-#define QUERY_EACH 0x14	/* header flags: read every parameter after every step */
+#define QUERY_EACH 0x14 /* header flags: read every parameter after every step */
 #define START_DEC 0x08
 
 struct seed {
@@ -88,33 +91,39 @@ static void s_enc_4096(struct sb *s)
 {
 	hdr(s, 0, 0, none, 1);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1), 0, 4096, AAD13);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 6, 4096, AAD13);
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 6, 4096,
+	   AAD13);
 }
 
 static void s_dec_tag_early_16k(struct sb *s)
 {
 	hdr(s, 2, 8, none, 2);
-	op(s, FZ_MSG, MSG_F1(DEC, API_ENCDEC, TAG_EARLY, RE_KEYIV), MSG_F2(1, 1), 0, 16384, AAD(20));
+	op(s, FZ_MSG, MSG_F1(DEC, API_ENCDEC, TAG_EARLY, RE_KEYIV), MSG_F2(1, 1), 0, 16384,
+	   AAD(20));
 }
 
 static void s_dec_tag_late(struct sb *s)
 {
 	hdr(s, 1, 8, none, 3);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_LATE, RE_IV), MSG_F2(1, 1), 0, 8192, AAD(7));
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_LATE, RE_IV), MSG_F2(1, 1), 0, 8192,
+	   AAD(7));
 }
 
 static void s_parts(struct sb *s)
 {
 	hdr(s, 2, 0, none, 4);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(3, 4), 1, 20000, AAD(300));
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(2, 3), 2, 20000, AAD(40));
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(2, 3), 2, 20000,
+	   AAD(40));
 }
 
 static void s_inplace_32k(struct sb *s)
 {
 	hdr(s, 0, 0, none, 5);
-	op(s, FZ_MSG, MSG_F1(ENC, API_ENCDEC, 0, RE_CIPHER), MSG_F2(1, 1) | INPLACE, 0, 32768, AAD13);
-	op(s, FZ_MSG, MSG_F1(DEC, API_ENCDEC, TAG_BOTH, RE_IV), MSG_F2(1, 1) | INPLACE, 6, 32768, AAD13);
+	op(s, FZ_MSG, MSG_F1(ENC, API_ENCDEC, 0, RE_CIPHER), MSG_F2(1, 1) | INPLACE, 0, 32768,
+	   AAD13);
+	op(s, FZ_MSG, MSG_F1(DEC, API_ENCDEC, TAG_BOTH, RE_IV), MSG_F2(1, 1) | INPLACE, 6, 32768,
+	   AAD13);
 }
 
 static void s_sizes(struct sb *s)
@@ -123,8 +132,8 @@ static void s_sizes(struct sb *s)
 
 	hdr(s, 0, 0, none, 6);
 	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++)
-		op(s, FZ_MSG, MSG_F1(i & 1, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 0, sz[i],
-		   AAD13);
+		op(s, FZ_MSG, MSG_F1(i & 1, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 0,
+		   sz[i], AAD13);
 	/* 32769 and 64 KiB through the boundary class */
 	s->n += fz_encode_op(s->b + s->n, FZ_MSG, 0, MSG_F2(1, 2), 0, 1 << 13 | 13, AAD13);
 	s->n += fz_encode_op(s->b + s->n, FZ_MSG, 0, MSG_F2(1, 2), 0, 1 << 13 | 15, AAD13);
@@ -133,32 +142,36 @@ static void s_sizes(struct sb *s)
 static void s_ivlen16(struct sb *s)
 {
 	hdr(s, 0, QUERY_EACH, none, 7);
-	op(s, FZ_IVLEN, 0, 0, 0, 2, 0);	/* fz_ivlens[2] = 16 */
+	op(s, FZ_IVLEN, 0, 0, 0, 2, 0); /* fz_ivlens[2] = 16 */
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1), 0, 8192, AAD13);
-	op(s, FZ_IVLEN, 1, 0, 0, 0, 0);	/* back to 12, by parameter */
+	op(s, FZ_IVLEN, 1, 0, 0, 0, 0); /* back to 12, by parameter */
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1), 0, 8192, AAD13);
 }
 
 static void s_copy_mid(struct sb *s)
 {
 	hdr(s, 1, 0, none, 8);
-	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 2) | COPYMID, 0, 12000, AAD13);
+	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 2) | COPYMID, 0, 12000,
+	   AAD13);
 	op(s, FZ_SWITCH, 0, 0, 0, 0, 0);
 	op(s, FZ_DATA, 0, 0, 0, 6000, 0);
 	op(s, FZ_FINAL, 0, 0, 0, 0, 0);
 	op(s, FZ_GET_TAG, 0, 0, 0, 0, 0);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 2) | COPYMID, 0, 9000, 5);
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 2) | COPYMID, 0,
+	   9000, 5);
 }
 
 static void s_reinits(struct sb *s)
 {
 	hdr(s, 2, 0, none, 9);
-	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_KEY_THEN_IV), MSG_F2(1, 1), 0x10, 5000, AAD13);
+	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_KEY_THEN_IV), MSG_F2(1, 1), 0x10, 5000,
+	   AAD13);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_NONE), MSG_F2(1, 1), 0, 5000, AAD13);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_SAMEKEY), MSG_F2(1, 1), 0, 5000, AAD13);
-	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV_DIRLESS), MSG_F2(1, 1), 0, 5000, AAD13);
-	op(s, FZ_INIT, I_KEY | I_SAME, 1, 0, 0, 0);	/* key only, mid-nothing */
-	op(s, FZ_INIT, I_SAME, 0, 0, 0, 0);		/* nothing at all */
+	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV_DIRLESS), MSG_F2(1, 1), 0, 5000,
+	   AAD13);
+	op(s, FZ_INIT, I_KEY | I_SAME, 1, 0, 0, 0); /* key only, mid-nothing */
+	op(s, FZ_INIT, I_SAME, 0, 0, 0, 0);	    /* nothing at all */
 	op(s, FZ_DATA, 0, 0, 0, 5000, 0);
 	op(s, FZ_FINAL, 0, 0, 0, 0, 0);
 }
@@ -167,20 +180,22 @@ static void s_flip(struct sb *s)
 {
 	hdr(s, 0, 0, none, 10);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1), 7, 6000, AAD13);
-	op(s, FZ_INIT, I_IV | I_FLIP, 0, 7, 0, 0);	/* decrypt with the first IV */
+	op(s, FZ_INIT, I_IV | I_FLIP, 0, 7, 0, 0); /* decrypt with the first IV */
 	op(s, FZ_SET_TAG, 0, 0, 0, 0, 0);
 	op(s, FZ_AAD, 0, 0, 0, 0, AAD13);
 	op(s, FZ_DATA, 0, 2, 0, 6000, 0);
 	op(s, FZ_FINAL, 0, 0, 0, 0, 0);
-	op(s, FZ_INIT, I_FLIP, 0, 0, 0, 0);		/* flip again, no IV */
+	op(s, FZ_INIT, I_FLIP, 0, 0, 0, 0); /* flip again, no IV */
 	op(s, FZ_DATA, 0, 0, 0, 6000, 0);
 }
 
 static void s_bad_tags(struct sb *s)
 {
 	hdr(s, 0, 8, none, 11);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1) | CORRUPT, 0, 8000, AAD13);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 0, 8000, AAD13);
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1) | CORRUPT, 0,
+	   8000, AAD13);
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 0, 8000,
+	   AAD13);
 	op(s, FZ_SET_TAG, 1, 0, 0, 0, 0);
 	op(s, FZ_SET_TAG, 2, 1, 4, 0, 0);
 	op(s, FZ_SET_TAG, 0, 0, 8, 0, 0);
@@ -210,8 +225,8 @@ static void s_tls12(struct sb *s)
 {
 	hdr(s, 0, 0, none, 14);
 	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
-	op(s, FZ_TLS12, 0, 0, 0, 8000, 0);		/* encrypt, CipherUpdate */
-	op(s, FZ_TLS12, 2, 0, 0, 16384, 0);		/* encrypt, EVP_Cipher */
+	op(s, FZ_TLS12, 0, 0, 0, 8000, 0);  /* encrypt, CipherUpdate */
+	op(s, FZ_TLS12, 2, 0, 0, 16384, 0); /* encrypt, EVP_Cipher */
 	op(s, FZ_TLS12, 0, 0, 0, 100, 0);
 	op(s, FZ_QUERY, 0, 0, 0, 0, 0);
 }
@@ -222,15 +237,15 @@ static void s_tls12_dec(struct sb *s)
 	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
 	op(s, FZ_TLS12, 1, 0, 0, 8000, 0);
 	op(s, FZ_TLS12, 3, 0, 0, 4096, 0);
-	op(s, FZ_TLS12, 1 | 3 << 3, 0, 0, 6000, 0);	/* bad tag */
-	op(s, FZ_TLS12, 3 | 2 << 3, 0, 0, 6000, 0);	/* bad ciphertext */
+	op(s, FZ_TLS12, 1 | 3 << 3, 0, 0, 6000, 0); /* bad tag */
+	op(s, FZ_TLS12, 3 | 2 << 3, 0, 0, 6000, 0); /* bad ciphertext */
 	op(s, FZ_TLS12, 1, 0, 0, 5000, 0);
 }
 
 static void s_tls12_ivgen(struct sb *s)
 {
 	hdr(s, 0, 0, none, 16);
-	op(s, FZ_IV_FIXED, 2, 0, 0, 0, 0);		/* -1: whole IV */
+	op(s, FZ_IV_FIXED, 2, 0, 0, 0, 0); /* -1: whole IV */
 	op(s, FZ_IV_GEN, 0, 0, 0, 0, 0);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_NONE), MSG_F2(1, 1), 0, 7000, AAD13);
 	op(s, FZ_IV_GEN, 3, 0, 0, 0, 0);
@@ -238,7 +253,8 @@ static void s_tls12_ivgen(struct sb *s)
 	op(s, FZ_INIT, I_DEC, 0, 0, 0, 0);
 	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
 	op(s, FZ_IV_INV, 0, 0, 0, 0, 0);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_NONE), MSG_F2(1, 1), 0, 7000, AAD13);
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_NONE), MSG_F2(1, 1), 0, 7000,
+	   AAD13);
 }
 
 static void s_tls13(struct sb *s)
@@ -265,7 +281,7 @@ static void s_ssh(struct sb *s)
 	op(s, FZ_IV_FIXED, 2, 0, 0, 0, 0);
 	for (int i = 0; i < 4; i++)
 		op(s, FZ_SSH, 0, 0, 0, 4096 + 4096 * (size_t)i, 0);
-	op(s, FZ_SSH, 4, 0, 0, 4096, 0);	/* no IV_GEN: the IV is used */
+	op(s, FZ_SSH, 4, 0, 0, 4096, 0); /* no IV_GEN: the IV is used */
 }
 
 static void s_ssh_dec(struct sb *s)
@@ -274,7 +290,7 @@ static void s_ssh_dec(struct sb *s)
 	op(s, FZ_IV_FIXED, 2, 0, 0, 0, 0);
 	op(s, FZ_SSH, 1, 0, 0, 8192, 0);
 	op(s, FZ_SSH, 1, 0, 0, 32752, 0);
-	op(s, FZ_SSH, 3, 0, 0, 8192, 0);	/* bad tag */
+	op(s, FZ_SSH, 3, 0, 0, 8192, 0); /* bad tag */
 	op(s, FZ_SSH, 1, 0, 0, 64, 0);
 }
 
@@ -285,15 +301,15 @@ static void s_low_level(struct sb *s)
 	op(s, FZ_AAD, 0, 0, 0, 0, AAD(100));
 	op(s, FZ_AAD, 1, 0, 0, 0, AAD(100));
 	op(s, FZ_DATA, 0, 0, 1, 9000, 0);
-	op(s, FZ_AAD, 0, 0, 0, 0, AAD(10));		/* AAD after data */
+	op(s, FZ_AAD, 0, 0, 0, 0, AAD(10)); /* AAD after data */
 	op(s, FZ_DATA, 1, 0, 0, 9000, 0);
-	op(s, FZ_GET_TAG, 0, 0, 0, 0, 0);		/* before final */
+	op(s, FZ_GET_TAG, 0, 0, 0, 0, 0); /* before final */
 	op(s, FZ_FINAL, 1, 0, 0, 0, 0);
-	op(s, FZ_FINAL, 0, 0, 0, 0, 0);		/* twice */
-	op(s, FZ_DATA, 0, 0, 0, 9000, 0);		/* after final */
+	op(s, FZ_FINAL, 0, 0, 0, 0, 0);	  /* twice */
+	op(s, FZ_DATA, 0, 0, 0, 9000, 0); /* after final */
 	op(s, FZ_RESET, 0, 0, 0, 0, 0);
 	op(s, FZ_INIT, I_CIPHER | I_KEY | I_IV | I_DEC | 3 << 5, 4, 2, 0, 0);
-	op(s, FZ_DATA, 0, 1, 2, 9000, 0);		/* overlapping buffers */
+	op(s, FZ_DATA, 0, 1, 2, 9000, 0); /* overlapping buffers */
 }
 
 static void s_iv_edges(struct sb *s)
@@ -311,32 +327,60 @@ static void s_iv_edges(struct sb *s)
 }
 
 /* Fault plans: h[1] site, h[2] kind | err<<4, h[3] nth-1, h[4] every. */
-static void faulty(struct sb *s, uint8_t site, uint8_t kind, uint8_t nth, uint8_t every, uint64_t seed)
+static void faulty(struct sb *s, uint8_t site, uint8_t kind, uint8_t nth, uint8_t every,
+		   uint64_t seed)
 {
 	uint8_t p[7] = { site, kind, (uint8_t)(nth - 1), every, 0, 1, 0x80 };
 
 	hdr(s, (int)(seed % 3), 0, p, seed);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1), 0, 8192, AAD13);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 6, 8192, AAD13);
-	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1) | INPLACE, 0, 12000, AAD13);
-	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1) | INPLACE, 6, 12000, AAD13);
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1), 6, 8192,
+	   AAD13);
+	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1) | INPLACE, 0, 12000,
+	   AAD13);
+	op(s, FZ_MSG, MSG_F1(DEC, API_CIPHERUPDATE, TAG_EARLY, RE_IV), MSG_F2(1, 1) | INPLACE, 6,
+	   12000, AAD13);
 	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
 	op(s, FZ_TLS12, 0, 0, 0, 8000, 0);
 	op(s, FZ_TLS13, 0, 0, 0, 8000, 0);
 }
 
-static void s_f_open(struct sb *s) { faulty(s, SITE_OPEN, 0 | 1 << 4, 1, 1, 30); }
-static void s_f_seal(struct sb *s) { faulty(s, SITE_SEAL, 0, 2, 0, 31); }
-static void s_f_unseal(struct sb *s) { faulty(s, SITE_UNSEAL, 0 | 3 << 4, 3, 0, 32); }
-static void s_f_data_every(struct sb *s) { faulty(s, SITE_DATA, 0 | 5 << 4, 4, 1, 33); }
-static void s_f_short(struct sb *s) { faulty(s, SITE_DATA, 1, 4, 1, 34); }
-static void s_f_badmsg(struct sb *s) { faulty(s, SITE_UNSEAL, 2, 3, 1, 35); }
-static void s_f_keycheck(struct sb *s) { faulty(s, SITE_SEAL, 0, 1, 0, 36); }
-static void s_f_ks_first(struct sb *s) { faulty(s, SITE_DATA, 3, 4, 1, 37); }
+static void s_f_open(struct sb *s)
+{
+	faulty(s, SITE_OPEN, 0 | 1 << 4, 1, 1, 30);
+}
+static void s_f_seal(struct sb *s)
+{
+	faulty(s, SITE_SEAL, 0, 2, 0, 31);
+}
+static void s_f_unseal(struct sb *s)
+{
+	faulty(s, SITE_UNSEAL, 0 | 3 << 4, 3, 0, 32);
+}
+static void s_f_data_every(struct sb *s)
+{
+	faulty(s, SITE_DATA, 0 | 5 << 4, 4, 1, 33);
+}
+static void s_f_short(struct sb *s)
+{
+	faulty(s, SITE_DATA, 1, 4, 1, 34);
+}
+static void s_f_badmsg(struct sb *s)
+{
+	faulty(s, SITE_UNSEAL, 2, 3, 1, 35);
+}
+static void s_f_keycheck(struct sb *s)
+{
+	faulty(s, SITE_SEAL, 0, 1, 0, 36);
+}
+static void s_f_ks_first(struct sb *s)
+{
+	faulty(s, SITE_DATA, 3, 4, 1, 37);
+}
 static void s_f_nowrite_last(struct sb *s)
 {
 	faulty(s, SITE_SEAL, 4, 2, 1, 38);
-	s->b[5] = 0xff;	/* block -1 */
+	s->b[5] = 0xff; /* block -1 */
 }
 
 /* Review defect: TLS fixed IV, a whole IV by init, one record, then a generic message. */
@@ -364,17 +408,29 @@ static void zero_update(struct sb *s, int fixed, uint8_t f1, uint64_t seed)
 	op(s, FZ_TLS12, f1 | 4, 0, 0, 8192, 0);
 }
 
-static void r_tls_aad_zero_update(struct sb *s) { zero_update(s, 1, 0, 101); }
-static void r_tls_aad_zero_update_oneshot(struct sb *s) { zero_update(s, 1, 2, 102); }
-static void r_tls_aad_zero_update_no_fixed(struct sb *s) { zero_update(s, 0, 0, 103); }
-static void s_tls_aad_zero_update_dec(struct sb *s) { zero_update(s, 1, 1, 104); }
+static void r_tls_aad_zero_update(struct sb *s)
+{
+	zero_update(s, 1, 0, 101);
+}
+static void r_tls_aad_zero_update_oneshot(struct sb *s)
+{
+	zero_update(s, 1, 2, 102);
+}
+static void r_tls_aad_zero_update_no_fixed(struct sb *s)
+{
+	zero_update(s, 0, 0, 103);
+}
+static void s_tls_aad_zero_update_dec(struct sb *s)
+{
+	zero_update(s, 1, 1, 104);
+}
 
 /* Found by the fuzzer: SET_IV_INV longer than the invocation field rewrites the fixed IV. */
 static void r_set_iv_inv_over_fixed(struct sb *s)
 {
 	hdr(s, 2, 8, none, 105);
 	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
-	op(s, FZ_IV_INV, 3, 1, 0, 0, 0);	/* arg 12 */
+	op(s, FZ_IV_INV, 3, 1, 0, 0, 0); /* arg 12 */
 	op(s, FZ_TLS12, 1, 0, 0, 5000, 0);
 }
 
@@ -408,7 +464,7 @@ static void r_stale_engine_tag(struct sb *s)
 {
 	hdr(s, 0, 0, none, 109);
 	op(s, FZ_MSG, MSG_F1(ENC, API_CIPHERUPDATE, 0, RE_IV), MSG_F2(1, 1), 0, 8192, AAD13);
-	op(s, FZ_SET_TAG, 1, 1, 4, 0, 0);	/* corrupted, 12 bytes, by parameter */
+	op(s, FZ_SET_TAG, 1, 1, 4, 0, 0); /* corrupted, 12 bytes, by parameter */
 	op(s, FZ_FINAL, 1, 0, 0, 0, 0);
 	op(s, FZ_GET_TAG, 0, 0, 0, 0, 0);
 }
@@ -422,9 +478,9 @@ static void r_stale_engine_tag(struct sb *s)
 static void r_partial_set_params_ivlen(struct sb *s)
 {
 	hdr(s, 2, 8, none, 110);
-	op(s, FZ_IVLEN, 0, 0, 0, 3, 0);		/* ivlen 1 */
-	op(s, FZ_PARAMS, 1 | 8, 0, 0, 0, 0);	/* ivlen 12, then TLS1_AAD with length 8: fails */
-	op(s, FZ_PARAMS, 4, 0, 0, 0, 0);	/* TLS fixed IV, 4 bytes */
+	op(s, FZ_IVLEN, 0, 0, 0, 3, 0);	     /* ivlen 1 */
+	op(s, FZ_PARAMS, 1 | 8, 0, 0, 0, 0); /* ivlen 12, then TLS1_AAD with length 8: fails */
+	op(s, FZ_PARAMS, 4, 0, 0, 0, 0);     /* TLS fixed IV, 4 bytes */
 	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
 }
 
@@ -437,7 +493,7 @@ static void r_taglen_after_engine_record(struct sb *s)
 {
 	hdr(s, 0, 8, none, 111);
 	op(s, FZ_IV_FIXED, 0, 0, 0, 0, 0);
-	op(s, FZ_SET_TAG, 2, 1, 9, 0, 0);	/* junk, 13 bytes, by parameter */
+	op(s, FZ_SET_TAG, 2, 1, 9, 0, 0); /* junk, 13 bytes, by parameter */
 	op(s, FZ_TLS12, 1, 0, 0, 8192, 0);
 	op(s, FZ_QUERY, 0, 0, 0, 0, 0);
 }
@@ -449,9 +505,9 @@ static void r_taglen_after_engine_record(struct sb *s)
 static void r_rekey_after_zero_aad(struct sb *s)
 {
 	hdr(s, 1, 0, none, 112);
-	op(s, FZ_AAD, 2, 0, 0, 0, 0);		/* EVP_Cipher(ctx, NULL, aad, 0) */
-	op(s, FZ_INIT, I_KEY | I_ENC, 2, 2, 0, 0);	/* key only */
-	op(s, FZ_SSH, 0, 0, 0, 8192, 0);	/* EVP_Cipher AAD, data, (NULL, 0), tag */
+	op(s, FZ_AAD, 2, 0, 0, 0, 0);		   /* EVP_Cipher(ctx, NULL, aad, 0) */
+	op(s, FZ_INIT, I_KEY | I_ENC, 2, 2, 0, 0); /* key only */
+	op(s, FZ_SSH, 0, 0, 0, 8192, 0);	   /* EVP_Cipher AAD, data, (NULL, 0), tag */
 }
 
 /*
@@ -463,7 +519,7 @@ static void r_copy_after_empty_update(struct sb *s)
 {
 	static const uint8_t plan[7] = { 0xb3, 0xb3, 0xb3, 0xb3, 0xb3, 0xb3, 0x00 };
 
-	hdr(s, 2, 0, plan, 0x0000006569703801ULL);	/* site 0xb3 & 15 = 3: no faults */
+	hdr(s, 2, 0, plan, 0x0000006569703801ULL); /* site 0xb3 & 15 = 3: no faults */
 	s->n += fz_encode_op(s->b + s->n, FZ_MSG, 0xc4, 0x79, 0x7e, 0x0000, 0x2600);
 	s->n += fz_encode_op(s->b + s->n, FZ_SWITCH, 0x70, 0x38, 0x7b, 0x128b, 0x8000);
 	s->n += fz_encode_op(s->b + s->n, FZ_SSH, 0, 0, 1, 0x7f00, 0x40fe);

@@ -133,7 +133,8 @@ static void op_aad(struct fz_side *sd, const struct fz_op *op)
 	unsigned char aad[FZ_MAX_AAD];
 
 	fz_fill(sd, P_AAD, sd->opno, aad, n);
-	if (fz_update(sd, "aad", op->f1 % 3, m->enc, NULL, aad, n) && m->aadlen + n <= sizeof(m->aad)) {
+	if (fz_update(sd, "aad", op->f1 % 3, m->enc, NULL, aad, n) &&
+	    m->aadlen + n <= sizeof(m->aad)) {
 		memcpy(m->aad + m->aadlen, aad, n);
 		m->aadlen += n;
 	}
@@ -189,11 +190,12 @@ static void op_set_tag(struct fz_side *sd, const struct fz_op *op)
 	if (t != 16)
 		fz_model(sd)->odd_tag = 1;
 	if (op->f2 & 1) {
-		OSSL_PARAM p[2] = { OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag,
-								      (size_t)t),
+		OSSL_PARAM p[2] = { OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,
+								      tag, (size_t)t),
 				    OSSL_PARAM_END };
 
-		fz_log(&sd->tr, "set_params(tag)", EVP_CIPHER_CTX_set_params(fz_ctx(sd), p), -1, NULL, 0);
+		fz_log(&sd->tr, "set_params(tag)", EVP_CIPHER_CTX_set_params(fz_ctx(sd), p), -1,
+		       NULL, 0);
 		fz_model(sd)->tag_ok = 0;
 	} else {
 		fz_ctrl(sd, "SET_TAG", EVP_CTRL_AEAD_SET_TAG, t, tag, 0);
@@ -209,8 +211,8 @@ static void op_get_tag(struct fz_side *sd, const struct fz_op *op)
 	if ((op->f1 & 1) && fz_avoid(sd, !fz_model(sd)->tag_ok, "tag-not-after-final"))
 		return;
 	if (op->f1 & 1) {
-		OSSL_PARAM p[2] = { OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag,
-								      (size_t)t),
+		OSSL_PARAM p[2] = { OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,
+								      tag, (size_t)t),
 				    OSSL_PARAM_END };
 
 		r = EVP_CIPHER_CTX_get_params(fz_ctx(sd), p);
@@ -229,8 +231,9 @@ static void op_get_tag(struct fz_side *sd, const struct fz_op *op)
  */
 static int fixed_too_long(struct fz_side *sd, int l)
 {
-	int ivlen = EVP_CIPHER_CTX_get0_cipher(fz_ctx(sd)) != NULL ?
-		    EVP_CIPHER_CTX_get_iv_length(fz_ctx(sd)) : 0;
+	int ivlen = EVP_CIPHER_CTX_get0_cipher(fz_ctx(sd)) != NULL
+			    ? EVP_CIPHER_CTX_get_iv_length(fz_ctx(sd))
+			    : 0;
 
 	if (l == -1 || l <= ivlen)
 		return 0;
@@ -324,7 +327,8 @@ static void op_tls_aad(struct fz_side *sd, const struct fz_op *op)
 	int mode = op->f1 % 4;
 
 	fz_tls_header(fz_model(sd), mode == 0 ? 8 + n : mode == 1 ? 24 + n : (op->len & 0x1f), hdr);
-	fz_ctrl(sd, "TLS1_AAD", EVP_CTRL_AEAD_TLS1_AAD, mode == 3 ? 12 + (op->f2 & 1) * 2 : 13, hdr, 0);
+	fz_ctrl(sd, "TLS1_AAD", EVP_CTRL_AEAD_TLS1_AAD, mode == 3 ? 12 + (op->f2 & 1) * 2 : 13, hdr,
+		0);
 }
 
 static void op_copy(struct fz_side *sd, const struct fz_op *op)
@@ -364,13 +368,16 @@ static void op_params(struct fz_side *sd, const struct fz_op *op)
 	if ((op->f1 & 2) && (op->f2 & 2))
 		m->odd_tag = 1;
 	if ((op->f1 & 4) && !fixed_too_long(sd, 4))
-		p[n++] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, fixed, 4);
+		p[n++] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+							   fixed, 4);
 	if (op->f1 & 8)
-		p[n++] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, hdr, 13);
+		p[n++] =
+			OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, hdr, 13);
 	if (op->f1 & 16)
 		p[n++] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &keylen);
 	if (op->f1 & 32)
-		p[n++] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, inv, 8);
+		p[n++] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV,
+							   inv, 8);
 	if (op->f1 & 64)
 		p[n++] = OSSL_PARAM_construct_int("eip93-fuzz-unknown", &unknown);
 	/* The order a caller lists parameters in must not matter either. */
@@ -398,34 +405,69 @@ void fz_run_op(struct fz_side *sd, const struct fz_op *op)
 	if (fz_ctx(sd) == NULL)
 		return;
 	switch (op->code) {
-	case FZ_INIT: op_init(sd, op); break;
-	case FZ_IVLEN: op_ivlen(sd, op); break;
-	case FZ_AAD: op_aad(sd, op); break;
-	case FZ_DATA: op_data(sd, op); break;
-	case FZ_FINAL: fz_final(sd, "final", op->f1 % 3, fz_model(sd)->enc); break;
-	case FZ_SET_TAG: op_set_tag(sd, op); break;
-	case FZ_GET_TAG: op_get_tag(sd, op); break;
+	case FZ_INIT:
+		op_init(sd, op);
+		break;
+	case FZ_IVLEN:
+		op_ivlen(sd, op);
+		break;
+	case FZ_AAD:
+		op_aad(sd, op);
+		break;
+	case FZ_DATA:
+		op_data(sd, op);
+		break;
+	case FZ_FINAL:
+		fz_final(sd, "final", op->f1 % 3, fz_model(sd)->enc);
+		break;
+	case FZ_SET_TAG:
+		op_set_tag(sd, op);
+		break;
+	case FZ_GET_TAG:
+		op_get_tag(sd, op);
+		break;
 	case FZ_QUERY:
 		fz_query(sd);
 		fz_query_lists(sd);
 		break;
-	case FZ_IV_FIXED: op_iv_fixed(sd, op); break;
-	case FZ_IV_GEN: op_iv_gen(sd, op); break;
-	case FZ_IV_INV: op_iv_inv(sd, op); break;
-	case FZ_TLS_AAD: op_tls_aad(sd, op); break;
-	case FZ_COPY: op_copy(sd, op); break;
+	case FZ_IV_FIXED:
+		op_iv_fixed(sd, op);
+		break;
+	case FZ_IV_GEN:
+		op_iv_gen(sd, op);
+		break;
+	case FZ_IV_INV:
+		op_iv_inv(sd, op);
+		break;
+	case FZ_TLS_AAD:
+		op_tls_aad(sd, op);
+		break;
+	case FZ_COPY:
+		op_copy(sd, op);
+		break;
 	case FZ_SWITCH:
 		if (sd->x[1 - sd->cur] != NULL)
 			sd->cur = 1 - sd->cur;
 		break;
-	case FZ_MSG: fz_macro_msg(sd, op); break;
-	case FZ_TLS12: fz_macro_tls12(sd, op); break;
-	case FZ_TLS13: fz_macro_tls13(sd, op); break;
-	case FZ_SSH: fz_macro_ssh(sd, op); break;
-	case FZ_PARAMS: op_params(sd, op); break;
+	case FZ_MSG:
+		fz_macro_msg(sd, op);
+		break;
+	case FZ_TLS12:
+		fz_macro_tls12(sd, op);
+		break;
+	case FZ_TLS13:
+		fz_macro_tls13(sd, op);
+		break;
+	case FZ_SSH:
+		fz_macro_ssh(sd, op);
+		break;
+	case FZ_PARAMS:
+		op_params(sd, op);
+		break;
 	case FZ_RESET:
 	default:
-		fz_log(&sd->tr, "EVP_CIPHER_CTX_reset", EVP_CIPHER_CTX_reset(fz_ctx(sd)), -1, NULL, 0);
+		fz_log(&sd->tr, "EVP_CIPHER_CTX_reset", EVP_CIPHER_CTX_reset(fz_ctx(sd)), -1, NULL,
+		       0);
 		memset(fz_model(sd), 0, sizeof(struct fz_model));
 		fz_model(sd)->kidx = sd->s->keysize;
 		break;

@@ -138,8 +138,8 @@ int main(int argc, char **argv)
 	p[1] = OSSL_PARAM_construct_end();
 	CHECK(OSSL_PROVIDER_get_params(prov, p));
 	printf("eip93-gate: %s\n", gate != NULL ? gate : "(null)");
-	CHECK(gate != NULL && strncmp(gate, want_on ? "enabled: " : "disabled: ",
-				      want_on ? 9 : 10) == 0);
+	CHECK(gate != NULL &&
+	      strncmp(gate, want_on ? "enabled: " : "disabled: ", want_on ? 9 : 10) == 0);
 	for (int i = 2; i < argc; i++) {
 		CHECK(gate != NULL && strstr(gate, argv[i]) != NULL);
 		if (gate != NULL && strstr(gate, argv[i]) == NULL)

@@ -28,14 +28,14 @@
 #define MAX_BIN 4096
 
 struct vec {
-    unsigned char key[32], iv[MAX_BIN], pt[MAX_BIN], ct[MAX_BIN], aad[MAX_BIN], tag[16];
-    size_t keylen, ivlen, ptlen, ctlen, aadlen, taglen;
-    int have_pt, fail;
-    long count;
+	unsigned char key[32], iv[MAX_BIN], pt[MAX_BIN], ct[MAX_BIN], aad[MAX_BIN], tag[16];
+	size_t keylen, ivlen, ptlen, ctlen, aadlen, taglen;
+	int have_pt, fail;
+	long count;
 };
 
 struct totals {
-    long vectors, ops, fail_vectors, errors;
+	long vectors, ops, fail_vectors, errors;
 };
 
 static const char *props = "provider=eip93";
@@ -44,61 +44,62 @@ static EVP_CIPHER *ciphers[3];
 
 static int hexval(int c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = tolower(c);
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
 }
 
 /* Parse hex into out (capacity cap); returns the length or -1. */
 static long parse_hex(const char *s, unsigned char *out, size_t cap)
 {
-    size_t n = 0;
+	size_t n = 0;
 
-    while (*s == ' ')
-        s++;
-    while (s[0] != '\0' && s[0] != '\r' && s[0] != '\n' && s[0] != ' ') {
-        int hi = hexval((unsigned char)s[0]), lo;
+	while (*s == ' ')
+		s++;
+	while (s[0] != '\0' && s[0] != '\r' && s[0] != '\n' && s[0] != ' ') {
+		int hi = hexval((unsigned char)s[0]), lo;
 
-        if (hi < 0 || s[1] == '\0')
-            return -1;
-        lo = hexval((unsigned char)s[1]);
-        if (lo < 0 || n >= cap)
-            return -1;
-        out[n++] = (unsigned char)(hi << 4 | lo);
-        s += 2;
-    }
-    return (long)n;
+		if (hi < 0 || s[1] == '\0')
+			return -1;
+		lo = hexval((unsigned char)s[1]);
+		if (lo < 0 || n >= cap)
+			return -1;
+		out[n++] = (unsigned char)(hi << 4 | lo);
+		s += 2;
+	}
+	return (long)n;
 }
 
 static EVP_CIPHER *cipher_for(size_t keylen)
 {
-    static const char *const names[3] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"};
-    int i = keylen == 16 ? 0 : keylen == 24 ? 1 : keylen == 32 ? 2 : -1;
+	static const char *const names[3] = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" };
+	int i = keylen == 16 ? 0 : keylen == 24 ? 1 : keylen == 32 ? 2 : -1;
 
-    if (i < 0)
-        return NULL;
-    if (ciphers[i] == NULL) {
-        const char *pname;
+	if (i < 0)
+		return NULL;
+	if (ciphers[i] == NULL) {
+		const char *pname;
 
-        ciphers[i] = EVP_CIPHER_fetch(NULL, names[i], props);
-        if (ciphers[i] == NULL) {
-            fprintf(stderr, "eip93-cavp: cannot fetch %s with \"%s\"\n", names[i], props);
-            ERR_print_errors_fp(stderr);
-            return NULL;
-        }
-        pname = OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(ciphers[i]));
-        if (expect_provider != NULL && strcmp(pname, expect_provider) != 0) {
-            fprintf(stderr, "eip93-cavp: %s comes from provider %s, not %s\n", names[i], pname,
-                    expect_provider);
-            EVP_CIPHER_free(ciphers[i]);
-            ciphers[i] = NULL;
-            return NULL;
-        }
-    }
-    return ciphers[i];
+		ciphers[i] = EVP_CIPHER_fetch(NULL, names[i], props);
+		if (ciphers[i] == NULL) {
+			fprintf(stderr, "eip93-cavp: cannot fetch %s with \"%s\"\n", names[i],
+				props);
+			ERR_print_errors_fp(stderr);
+			return NULL;
+		}
+		pname = OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(ciphers[i]));
+		if (expect_provider != NULL && strcmp(pname, expect_provider) != 0) {
+			fprintf(stderr, "eip93-cavp: %s comes from provider %s, not %s\n", names[i],
+				pname, expect_provider);
+			EVP_CIPHER_free(ciphers[i]);
+			ciphers[i] = NULL;
+			return NULL;
+		}
+	}
+	return ciphers[i];
 }
 
 /*
@@ -107,212 +108,218 @@ static EVP_CIPHER *cipher_for(size_t keylen)
  * Returns 1 on success, -1 on an unexpected error.
  */
 static int gcm(int enc, const struct vec *v, const unsigned char *in, size_t inlen,
-               unsigned char *out, unsigned char *tag)
+	       unsigned char *out, unsigned char *tag)
 {
-    EVP_CIPHER *c = cipher_for(v->keylen);
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    unsigned char fin[16];
-    int len = 0, flen = 0, rc = -1;
+	EVP_CIPHER *c = cipher_for(v->keylen);
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	unsigned char fin[16];
+	int len = 0, flen = 0, rc = -1;
 
-    if (c == NULL || ctx == NULL)
-        goto done;
-    if (!EVP_CipherInit_ex(ctx, c, NULL, NULL, NULL, enc) ||
-        !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)v->ivlen, NULL) ||
-        !EVP_CipherInit_ex(ctx, NULL, NULL, v->key, v->iv, enc))
-        goto done;
-    if (!enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)v->taglen, tag))
-        goto done;
-    if (v->aadlen && !EVP_CipherUpdate(ctx, NULL, &len, v->aad, (int)v->aadlen))
-        goto done;
-    if (inlen && !EVP_CipherUpdate(ctx, out, &len, in, (int)inlen))
-        goto done;
-    if (inlen && (size_t)len != inlen)
-        goto done;
-    if (!EVP_CipherFinal_ex(ctx, fin, &flen)) {
-        rc = enc ? -1 : 0;
-        goto done;
-    }
-    if (flen != 0)
-        goto done;
-    if (enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)v->taglen, tag))
-        goto done;
-    rc = 1;
+	if (c == NULL || ctx == NULL)
+		goto done;
+	if (!EVP_CipherInit_ex(ctx, c, NULL, NULL, NULL, enc) ||
+	    !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)v->ivlen, NULL) ||
+	    !EVP_CipherInit_ex(ctx, NULL, NULL, v->key, v->iv, enc))
+		goto done;
+	if (!enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)v->taglen, tag))
+		goto done;
+	if (v->aadlen && !EVP_CipherUpdate(ctx, NULL, &len, v->aad, (int)v->aadlen))
+		goto done;
+	if (inlen && !EVP_CipherUpdate(ctx, out, &len, in, (int)inlen))
+		goto done;
+	if (inlen && (size_t)len != inlen)
+		goto done;
+	if (!EVP_CipherFinal_ex(ctx, fin, &flen)) {
+		rc = enc ? -1 : 0;
+		goto done;
+	}
+	if (flen != 0)
+		goto done;
+	if (enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)v->taglen, tag))
+		goto done;
+	rc = 1;
 done:
-    EVP_CIPHER_CTX_free(ctx);
-    if (rc < 0)
-        ERR_clear_error();
-    return rc;
+	EVP_CIPHER_CTX_free(ctx);
+	if (rc < 0)
+		ERR_clear_error();
+	return rc;
 }
 
 static void report(const char *file, const struct vec *v, const char *what)
 {
-    fprintf(stderr, "FAIL: %s Count = %ld (key %zu, iv %zu, aad %zu, text %zu, tag %zu): %s\n",
-            file, v->count, v->keylen, v->ivlen, v->aadlen, v->have_pt ? v->ptlen : v->ctlen,
-            v->taglen, what);
+	fprintf(stderr, "FAIL: %s Count = %ld (key %zu, iv %zu, aad %zu, text %zu, tag %zu): %s\n",
+		file, v->count, v->keylen, v->ivlen, v->aadlen, v->have_pt ? v->ptlen : v->ctlen,
+		v->taglen, what);
 }
 
 static int run_vector(const char *file, const struct vec *v, struct totals *t)
 {
-    static unsigned char out[MAX_BIN], tag[16];
-    int rc;
+	static unsigned char out[MAX_BIN], tag[16];
+	int rc;
 
-    t->vectors++;
-    if (v->fail) {
-        /* Decrypt file, FAIL: the tag must be refused. */
-        t->fail_vectors++;
-        memcpy(tag, v->tag, v->taglen);
-        t->ops++;
-        rc = gcm(0, v, v->ct, v->ctlen, out, tag);
-        if (rc != 0) {
-            report(file, v, rc > 0 ? "a FAIL vector was accepted" : "error");
-            return 0;
-        }
-        return 1;
-    }
-    if (!v->have_pt || v->ctlen != v->ptlen) {
-        report(file, v, "incomplete vector");
-        return 0;
-    }
-    /* Encrypt: ciphertext and tag. */
-    t->ops++;
-    rc = gcm(1, v, v->pt, v->ptlen, out, tag);
-    if (rc != 1 || memcmp(out, v->ct, v->ctlen) != 0 || memcmp(tag, v->tag, v->taglen) != 0) {
-        report(file, v, rc != 1 ? "encryption error" : "encryption: wrong ciphertext or tag");
-        return 0;
-    }
-    /* Decrypt: plaintext. */
-    memcpy(tag, v->tag, v->taglen);
-    t->ops++;
-    rc = gcm(0, v, v->ct, v->ctlen, out, tag);
-    if (rc != 1 || memcmp(out, v->pt, v->ptlen) != 0) {
-        report(file, v, rc == 0 ? "decryption: tag refused" : "decryption: wrong plaintext");
-        return 0;
-    }
-    return 1;
+	t->vectors++;
+	if (v->fail) {
+		/* Decrypt file, FAIL: the tag must be refused. */
+		t->fail_vectors++;
+		memcpy(tag, v->tag, v->taglen);
+		t->ops++;
+		rc = gcm(0, v, v->ct, v->ctlen, out, tag);
+		if (rc != 0) {
+			report(file, v, rc > 0 ? "a FAIL vector was accepted" : "error");
+			return 0;
+		}
+		return 1;
+	}
+	if (!v->have_pt || v->ctlen != v->ptlen) {
+		report(file, v, "incomplete vector");
+		return 0;
+	}
+	/* Encrypt: ciphertext and tag. */
+	t->ops++;
+	rc = gcm(1, v, v->pt, v->ptlen, out, tag);
+	if (rc != 1 || memcmp(out, v->ct, v->ctlen) != 0 || memcmp(tag, v->tag, v->taglen) != 0) {
+		report(file, v,
+		       rc != 1 ? "encryption error" : "encryption: wrong ciphertext or tag");
+		return 0;
+	}
+	/* Decrypt: plaintext. */
+	memcpy(tag, v->tag, v->taglen);
+	t->ops++;
+	rc = gcm(0, v, v->ct, v->ctlen, out, tag);
+	if (rc != 1 || memcmp(out, v->pt, v->ptlen) != 0) {
+		report(file, v,
+		       rc == 0 ? "decryption: tag refused" : "decryption: wrong plaintext");
+		return 0;
+	}
+	return 1;
 }
 
 static int set_field(const char *file, long lineno, const char *line, struct vec *v)
 {
-    const char *eq = strchr(line, '=');
-    long n;
+	const char *eq = strchr(line, '=');
+	long n;
 
-    if (strcmp(line, "FAIL") == 0) {
-        v->fail = 1;
-        return 1;
-    }
-    if (eq == NULL)
-        return 1; /* not a field */
-    if (strncmp(line, "Count", 5) == 0) {
-        v->count = strtol(eq + 1, NULL, 10);
-        return 1;
-    }
-#define FIELD(name, buf, lenvar, flag)                                             \
-    if (strncmp(line, name " ", sizeof(name)) == 0) {                               \
-        n = parse_hex(eq + 1, buf, sizeof(buf));                                    \
-        if (n < 0)                                                                  \
-            goto bad;                                                               \
-        lenvar = (size_t)n;                                                         \
-        flag;                                                                       \
-        return 1;                                                                   \
-    }
-    FIELD("Key", v->key, v->keylen, (void)0)
-    FIELD("IV", v->iv, v->ivlen, (void)0)
-    FIELD("PT", v->pt, v->ptlen, v->have_pt = 1)
-    FIELD("CT", v->ct, v->ctlen, (void)0)
-    FIELD("AAD", v->aad, v->aadlen, (void)0)
-    FIELD("Tag", v->tag, v->taglen, (void)0)
+	if (strcmp(line, "FAIL") == 0) {
+		v->fail = 1;
+		return 1;
+	}
+	if (eq == NULL)
+		return 1; /* not a field */
+	if (strncmp(line, "Count", 5) == 0) {
+		v->count = strtol(eq + 1, NULL, 10);
+		return 1;
+	}
+#define FIELD(name, buf, lenvar, flag)                                                             \
+	if (strncmp(line, name " ", sizeof(name)) == 0) {                                          \
+		n = parse_hex(eq + 1, buf, sizeof(buf));                                           \
+		if (n < 0)                                                                         \
+			goto bad;                                                                  \
+		lenvar = (size_t)n;                                                                \
+		flag;                                                                              \
+		return 1;                                                                          \
+	}
+	FIELD("Key", v->key, v->keylen, (void)0)
+	FIELD("IV", v->iv, v->ivlen, (void)0)
+	FIELD("PT", v->pt, v->ptlen, v->have_pt = 1)
+	FIELD("CT", v->ct, v->ctlen, (void)0)
+	FIELD("AAD", v->aad, v->aadlen, (void)0)
+	FIELD("Tag", v->tag, v->taglen, (void)0)
 #undef FIELD
-    return 1;
+	return 1;
 bad:
-    fprintf(stderr, "eip93-cavp: %s:%ld: bad value\n", file, lineno);
-    return 0;
+	fprintf(stderr, "eip93-cavp: %s:%ld: bad value\n", file, lineno);
+	return 0;
 }
 
 static int run_file(const char *file, struct totals *all)
 {
-    FILE *f = fopen(file, "r");
-    static char line[16384];
-    static struct vec v;
-    struct totals t = {0, 0, 0, 0};
-    int in_vec = 0;
-    long lineno = 0;
+	FILE *f = fopen(file, "r");
+	static char line[16384];
+	static struct vec v;
+	struct totals t = { 0, 0, 0, 0 };
+	int in_vec = 0;
+	long lineno = 0;
 
-    if (f == NULL) {
-        perror(file);
-        return 0;
-    }
-    for (;;) {
-        char *got = fgets(line, sizeof(line), f);
-        size_t l;
+	if (f == NULL) {
+		perror(file);
+		return 0;
+	}
+	for (;;) {
+		char *got = fgets(line, sizeof(line), f);
+		size_t l;
 
-        if (got != NULL) {
-            lineno++;
-            l = strlen(line);
-            if (l == sizeof(line) - 1 && line[l - 1] != '\n') {
-                fprintf(stderr, "eip93-cavp: %s:%ld: line too long\n", file, lineno);
-                t.errors++;
-                break;
-            }
-            while (l > 0 && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' '))
-                line[--l] = '\0';
-        }
-        if (got == NULL || line[0] == '\0' || line[0] == '[') {
-            if (in_vec && !run_vector(file, &v, &t))
-                t.errors++;
-            in_vec = 0;
-            if (got == NULL)
-                break;
-            continue;
-        }
-        if (line[0] == '#')
-            continue;
-        if (strncmp(line, "Count", 5) == 0) {
-            if (in_vec && !run_vector(file, &v, &t))
-                t.errors++;
-            memset(&v, 0, sizeof(v));
-            in_vec = 1;
-        }
-        if (in_vec && !set_field(file, lineno, line, &v)) {
-            t.errors++;
-            break;
-        }
-    }
-    fclose(f);
-    printf("%s: %ld vectors (%ld FAIL vectors refused), %ld operations, %ld failed\n", file,
-           t.vectors, t.fail_vectors, t.ops, t.errors);
-    all->vectors += t.vectors;
-    all->ops += t.ops;
-    all->fail_vectors += t.fail_vectors;
-    all->errors += t.errors;
-    return t.errors == 0 && t.vectors > 0;
+		if (got != NULL) {
+			lineno++;
+			l = strlen(line);
+			if (l == sizeof(line) - 1 && line[l - 1] != '\n') {
+				fprintf(stderr, "eip93-cavp: %s:%ld: line too long\n", file,
+					lineno);
+				t.errors++;
+				break;
+			}
+			while (l > 0 &&
+			       (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' '))
+				line[--l] = '\0';
+		}
+		if (got == NULL || line[0] == '\0' || line[0] == '[') {
+			if (in_vec && !run_vector(file, &v, &t))
+				t.errors++;
+			in_vec = 0;
+			if (got == NULL)
+				break;
+			continue;
+		}
+		if (line[0] == '#')
+			continue;
+		if (strncmp(line, "Count", 5) == 0) {
+			if (in_vec && !run_vector(file, &v, &t))
+				t.errors++;
+			memset(&v, 0, sizeof(v));
+			in_vec = 1;
+		}
+		if (in_vec && !set_field(file, lineno, line, &v)) {
+			t.errors++;
+			break;
+		}
+	}
+	fclose(f);
+	printf("%s: %ld vectors (%ld FAIL vectors refused), %ld operations, %ld failed\n", file,
+	       t.vectors, t.fail_vectors, t.ops, t.errors);
+	all->vectors += t.vectors;
+	all->ops += t.ops;
+	all->fail_vectors += t.fail_vectors;
+	all->errors += t.errors;
+	return t.errors == 0 && t.vectors > 0;
 }
 
 int main(int argc, char **argv)
 {
-    struct totals all = {0, 0, 0, 0};
-    int i = 1, ok = 1;
+	struct totals all = { 0, 0, 0, 0 };
+	int i = 1, ok = 1;
 
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
-        if (i + 1 >= argc)
-            break;
-        if (strcmp(argv[i], "--props") == 0) {
-            props = argv[i + 1];
-        } else if (strcmp(argv[i], "--expect-provider") == 0) {
-            expect_provider = strcmp(argv[i + 1], "-") == 0 ? NULL : argv[i + 1];
-        } else {
-            break;
-        }
-    }
-    if (i >= argc) {
-        fprintf(stderr, "usage: eip93-cavp [--props QUERY] [--expect-provider NAME|-] FILE.rsp...\n");
-        return 2;
-    }
-    printf("eip93-cavp: %s; AES-GCM fetched with \"%s\"\n", OpenSSL_version(OPENSSL_VERSION), props);
-    for (; i < argc; i++)
-        ok &= run_file(argv[i], &all);
-    printf("eip93-cavp: total %ld vectors (%ld FAIL vectors), %ld operations, %ld failed\n",
-           all.vectors, all.fail_vectors, all.ops, all.errors);
-    for (i = 0; i < 3; i++)
-        EVP_CIPHER_free(ciphers[i]);
-    return ok && all.errors == 0 && all.vectors > 0 ? 0 : 1;
+	for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+		if (i + 1 >= argc)
+			break;
+		if (strcmp(argv[i], "--props") == 0) {
+			props = argv[i + 1];
+		} else if (strcmp(argv[i], "--expect-provider") == 0) {
+			expect_provider = strcmp(argv[i + 1], "-") == 0 ? NULL : argv[i + 1];
+		} else {
+			break;
+		}
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: eip93-cavp [--props QUERY] [--expect-provider NAME|-] "
+				"FILE.rsp...\n");
+		return 2;
+	}
+	printf("eip93-cavp: %s; AES-GCM fetched with \"%s\"\n", OpenSSL_version(OPENSSL_VERSION),
+	       props);
+	for (; i < argc; i++)
+		ok &= run_file(argv[i], &all);
+	printf("eip93-cavp: total %ld vectors (%ld FAIL vectors), %ld operations, %ld failed\n",
+	       all.vectors, all.fail_vectors, all.ops, all.errors);
+	for (i = 0; i < 3; i++)
+		EVP_CIPHER_free(ciphers[i]);
+	return ok && all.errors == 0 && all.vectors > 0 ? 0 : 1;
 }

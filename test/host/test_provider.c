@@ -17,7 +17,7 @@
 #include "../unit/check.h"
 
 static const char *const counters[] = {
-	"eip93-engine-messages", "eip93-engine-bytes", "eip93-software-messages",
+	"eip93-engine-messages",   "eip93-engine-bytes",      "eip93-software-messages",
 	"eip93-key-checks-passed", "eip93-key-checks-failed", "eip93-engine-errors",
 };
 

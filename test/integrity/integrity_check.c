@@ -117,7 +117,8 @@ static int message(struct key *k, int enc, int inplace, size_t len)
 		/* A valid ciphertext to decrypt: made by the default provider. */
 		if (!EVP_EncryptInit_ex2(d, c_dflt, k->key, iv, NULL) ||
 		    !EVP_EncryptUpdate(d, NULL, &n, aad, AADLEN) ||
-		    !EVP_EncryptUpdate(d, buf, &n, in, (int)len) || !EVP_EncryptFinal_ex(d, buf, &f) ||
+		    !EVP_EncryptUpdate(d, buf, &n, in, (int)len) ||
+		    !EVP_EncryptFinal_ex(d, buf, &f) ||
 		    EVP_CIPHER_CTX_ctrl(d, EVP_CTRL_AEAD_GET_TAG, 16, tag) <= 0) {
 			EVP_CIPHER_CTX_free(d);
 			return -1;
@@ -152,7 +153,7 @@ struct mode {
 };
 
 static const struct mode modes[] = {
-	{ "first", 1, 0, 1 },   { "last", 1, -1, 1 }, { "middle", 1, 100, 0 },
+	{ "first", 1, 0, 1 },	{ "last", 1, -1, 1 },	{ "middle", 1, 100, 0 },
 	{ "random", 1, -2, 0 }, { "nowrite", 2, 0, 1 }, { "edge", 3, 0, 1 },
 };
 
@@ -168,15 +169,17 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], modes[i].name) == 0)
 			m = &modes[i];
 	if (m == NULL || nmsg <= 0) {
-		fprintf(stderr, "usage: eip93-integrity-check first|last|middle|random|nowrite|edge "
-				"[MESSAGES]\n");
+		fprintf(stderr,
+			"usage: eip93-integrity-check first|last|middle|random|nowrite|edge "
+			"[MESSAGES]\n");
 		return 2;
 	}
 	dflt = OSSL_PROVIDER_load(NULL, "default");
 	prov = OSSL_PROVIDER_load(NULL, "eip93");
 	c_eip93 = EVP_CIPHER_fetch(NULL, "AES-256-GCM", "provider=eip93");
 	c_dflt = EVP_CIPHER_fetch(NULL, "AES-256-GCM", "provider=default");
-	if (dflt == NULL || prov == NULL || c_eip93 == NULL || c_dflt == NULL || !knob_set("fault", 0)) {
+	if (dflt == NULL || prov == NULL || c_eip93 == NULL || c_dflt == NULL ||
+	    !knob_set("fault", 0)) {
 		printf("not ok - setup (provider, ciphers, driver knobs)\n");
 		return 1;
 	}
@@ -220,14 +223,14 @@ int main(int argc, char **argv)
 	e1 = counter("eip93-engine-messages");
 	d1 = counter("eip93-engine-faults");
 	sf1 = counter("eip93-software-messages-fault");
-	printf("# integrity %s: messages %ld, engine results faulted by the driver %ld, caught %" PRIu64
-	       " (redone in software %" PRIu64 "), clean engine messages %" PRIu64
-	       ", wrong outputs released %ld\n", m->name, nmsg, f1 - f0, d1 - d0, sf1 - sf0,
-	       e1 - e0, wrong);
+	printf("# integrity %s: messages %ld, engine results faulted by the driver %ld, caught "
+	       "%" PRIu64 " (redone in software %" PRIu64 "), clean engine messages %" PRIu64
+	       ", wrong outputs released %ld\n",
+	       m->name, nmsg, f1 - f0, d1 - d0, sf1 - sf0, e1 - e0, wrong);
 	if (f1 - f0 > 0)
 		printf("measure: integrity %s: detection rate %.1f%% (%" PRIu64 " of %ld faulted "
-		       "results)\n", m->name, 100.0 * (double)(d1 - d0) / (double)(f1 - f0),
-		       d1 - d0, f1 - f0);
+		       "results)\n",
+		       m->name, 100.0 * (double)(d1 - d0) / (double)(f1 - f0), d1 - d0, f1 - f0);
 	if (f1 - f0 <= 0) {
 		printf("not ok - %s: the driver faulted nothing\n", m->name);
 		bad = 1;
@@ -237,7 +240,8 @@ int main(int argc, char **argv)
 		bad = 1;
 	}
 	if ((uint64_t)wrong != (uint64_t)(f1 - f0) - (d1 - d0)) {
-		printf("not ok - %s: wrong outputs %ld are exactly the uncaught faults %" PRIu64 "\n",
+		printf("not ok - %s: wrong outputs %ld are exactly the uncaught faults %" PRIu64
+		       "\n",
 		       m->name, wrong, (uint64_t)(f1 - f0) - (d1 - d0));
 		bad = 1;
 	}

@@ -23,14 +23,14 @@
 
 #define GHASH_BLOCK 16
 #define GHASH_DIGEST 16
-#define CHILD_DESC_MAX 64	/* ghash-generic's desc is 20 bytes */
+#define CHILD_DESC_MAX 64 /* ghash-generic's desc is 20 bytes */
 
 struct gn_tfm_ctx {
 	struct crypto_shash *child;
 };
 
 struct gn_desc_ctx {
-	struct shash_desc child;	/* followed by the child's own context */
+	struct shash_desc child; /* followed by the child's own context */
 	u8 child_ctx[CHILD_DESC_MAX];
 };
 

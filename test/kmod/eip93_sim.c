@@ -116,15 +116,15 @@ static unsigned int sim_stall;
 static unsigned int sim_latency_us;
 static unsigned int sim_rate;
 static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
-static unsigned int sim_fault;		/* 0 none, 1 flip, 2 nowrite, 3 page edge */
+static unsigned int sim_fault; /* 0 none, 1 flip, 2 nowrite, 3 page edge */
 static int sim_fault_block;
-static unsigned int sim_fault_after;	/* only the (ordered) worker counts it down */
+static unsigned int sim_fault_after; /* only the (ordered) worker counts it down */
 static atomic64_t sim_faults = ATOMIC64_INIT(0);
 
-static DEFINE_SPINLOCK(sim_lock);	/* guards the four below */
+static DEFINE_SPINLOCK(sim_lock); /* guards the four below */
 static LIST_HEAD(sim_held);
 static unsigned int sim_nheld;
-static bool sim_armed;			/* registration done: stall applies */
+static bool sim_armed; /* registration done: stall applies */
 static bool sim_exiting;
 static struct workqueue_struct *sim_wq;
 
@@ -143,8 +143,7 @@ static int sim_counter_set(const char *val, const struct kernel_param *kp)
 
 static int sim_counter_get(char *buf, const struct kernel_param *kp)
 {
-	return scnprintf(buf, PAGE_SIZE, "%llu\n",
-			 (unsigned long long)atomic64_read(kp->arg));
+	return scnprintf(buf, PAGE_SIZE, "%llu\n", (unsigned long long)atomic64_read(kp->arg));
 }
 
 static const struct kernel_param_ops sim_counter_ops = {
@@ -184,7 +183,8 @@ static int sim_stall_set(const char *val, const struct kernel_param *kp)
 	}
 	spin_unlock_bh(&sim_lock);
 
-	list_for_each_entry_safe(rctx, tmp, &release, held) {
+	list_for_each_entry_safe(rctx, tmp, &release, held)
+	{
 		list_del_init(&rctx->held);
 		queue_work(sim_wq, &rctx->work);
 	}
@@ -213,10 +213,12 @@ MODULE_PARM_DESC(stall, "nonzero: hold requests; 0 releases them");
 module_param_named(latency_us, sim_latency_us, uint, 0644);
 MODULE_PARM_DESC(latency_us, "timing model: fixed time per request in microseconds (0: none)");
 module_param_named(rate, sim_rate, uint, 0644);
-MODULE_PARM_DESC(rate, "timing model: engine throughput in bytes per second (0: as fast as it computes)");
+MODULE_PARM_DESC(rate,
+		 "timing model: engine throughput in bytes per second (0: as fast as it computes)");
 module_param_cb(busy_us, &sim_counter_ops, &sim_busy_us, 0444);
 module_param_named(fault, sim_fault, uint, 0644);
-MODULE_PARM_DESC(fault, "keystream fault: 0 none, 1 flip a bit, 2 write nothing, 3 stale page edge");
+MODULE_PARM_DESC(fault,
+		 "keystream fault: 0 none, 1 flip a bit, 2 write nothing, 3 stale page edge");
 module_param_named(fault_block, sim_fault_block, int, 0644);
 MODULE_PARM_DESC(fault_block, "fault=1: payload block (-1 last, -2 random middle)");
 module_param_named(fault_after, sim_fault_after, uint, 0644);
@@ -264,7 +266,7 @@ static void sim_complete(struct skcipher_request *req, int err)
 	local_bh_enable();
 }
 
-#define SIM_TAGBLK 16	/* gcm's ctr request starts with the tag-mask block */
+#define SIM_TAGBLK 16 /* gcm's ctr request starts with the tag-mask block */
 
 /* Is this request's result to be faulted?  Only the ordered worker calls it. */
 static bool sim_fault_due(const struct skcipher_request *req)
@@ -377,10 +379,8 @@ static void sim_work(struct work_struct *work)
 
 	skcipher_request_set_tfm(fb, ctx->fallback);
 	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);
-	skcipher_request_set_crypt(fb, req->src, req->dst, req->cryptlen,
-				   req->iv);
-	err = rctx->encrypt ? crypto_skcipher_encrypt(fb) :
-			      crypto_skcipher_decrypt(fb);
+	skcipher_request_set_crypt(fb, req->src, req->dst, req->cryptlen, req->iv);
+	err = rctx->encrypt ? crypto_skcipher_encrypt(fb) : crypto_skcipher_decrypt(fb);
 
 	if (!err) {
 		atomic64_add(req->cryptlen, &sim_bytes);
@@ -421,18 +421,16 @@ static int sim_decrypt(struct skcipher_request *req)
 	return sim_queue(req, false);
 }
 
-static int sim_setkey(struct crypto_skcipher *tfm, const u8 *key,
-		      unsigned int keylen)
+static int sim_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
 {
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
 
-	if (keylen != AES_KEYSIZE_128 && keylen != AES_KEYSIZE_192 &&
-	    keylen != AES_KEYSIZE_256)
+	if (keylen != AES_KEYSIZE_128 && keylen != AES_KEYSIZE_192 && keylen != AES_KEYSIZE_256)
 		return -EINVAL;
 
 	crypto_skcipher_clear_flags(ctx->fallback, CRYPTO_TFM_REQ_MASK);
-	crypto_skcipher_set_flags(ctx->fallback, crypto_skcipher_get_flags(tfm) &
-						 CRYPTO_TFM_REQ_MASK);
+	crypto_skcipher_set_flags(ctx->fallback,
+				  crypto_skcipher_get_flags(tfm) & CRYPTO_TFM_REQ_MASK);
 	return crypto_skcipher_setkey(ctx->fallback, key, keylen);
 }
 
@@ -448,8 +446,8 @@ static int sim_init_tfm(struct crypto_skcipher *tfm)
 		return PTR_ERR(fallback);
 
 	ctx->fallback = fallback;
-	crypto_skcipher_set_reqsize(tfm, sizeof(struct sim_req_ctx) +
-					 crypto_skcipher_reqsize(fallback));
+	crypto_skcipher_set_reqsize(tfm,
+				    sizeof(struct sim_req_ctx) + crypto_skcipher_reqsize(fallback));
 	return 0;
 }
 
@@ -518,7 +516,8 @@ static void __exit sim_exit(void)
 	sim_nheld = 0;
 	spin_unlock_bh(&sim_lock);
 
-	list_for_each_entry_safe(rctx, tmp, &leftover, held) {
+	list_for_each_entry_safe(rctx, tmp, &leftover, held)
+	{
 		list_del_init(&rctx->held);
 		sim_complete(rctx->req, -ESHUTDOWN);
 	}

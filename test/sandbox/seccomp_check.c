@@ -71,7 +71,8 @@ static int install_filter(int deny_open)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, deny_open ? SECCOMP_RET_ERRNO | EACCES : SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K,
+			 deny_open ? SECCOMP_RET_ERRNO | EACCES : SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
@@ -84,8 +85,8 @@ static int install_filter(int deny_open)
 }
 
 /* AES-256-GCM over MSG bytes with @props; 1 on success. */
-static int seal(OSSL_LIB_CTX *lib, const char *props, const unsigned char *in,
-		unsigned char *out, unsigned char *tag, int enc)
+static int seal(OSSL_LIB_CTX *lib, const char *props, const unsigned char *in, unsigned char *out,
+		unsigned char *tag, int enc)
 {
 	static const unsigned char key[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	static const unsigned char iv[12] = { 9, 8, 7, 6, 5, 4, 3, 2, 1 };
@@ -130,9 +131,10 @@ static int child(int mode)
 	e1 = counter("eip93-engine-messages");
 	s1 = counter("eip93-software-messages-seccomp");
 	printf("seccomp-check: %s: engine messages +%llu, software (seccomp) +%llu\n",
-	       mode == 0 ? "control (no filter)" : mode == 1 ? "openssh-style filter" :
-	       "filter, /proc readable", (unsigned long long)(e1 - e0),
-	       (unsigned long long)(s1 - s0));
+	       mode == 0   ? "control (no filter)"
+	       : mode == 1 ? "openssh-style filter"
+			   : "filter, /proc readable",
+	       (unsigned long long)(e1 - e0), (unsigned long long)(s1 - s0));
 	fflush(stdout);
 	if (mode == 0)
 		return e1 > e0 && s1 == s0 ? 0 : 14;
@@ -166,8 +168,10 @@ int main(void)
 		if (waitpid(pid, &st, 0) != pid)
 			return 1;
 		if (WIFSIGNALED(st)) {
-			printf("not ok - mode %d: child killed by signal %d%s\n", mode, WTERMSIG(st),
-			       WTERMSIG(st) == SIGSYS ? " (SIGSYS: a filtered syscall was made)" : "");
+			printf("not ok - mode %d: child killed by signal %d%s\n", mode,
+			       WTERMSIG(st),
+			       WTERMSIG(st) == SIGSYS ? " (SIGSYS: a filtered syscall was made)"
+						      : "");
 			fails++;
 		} else if (WEXITSTATUS(st) != 0) {
 			printf("not ok - mode %d: child exit %d\n", mode, WEXITSTATUS(st));

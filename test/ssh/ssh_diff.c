@@ -44,21 +44,21 @@ static unsigned int rnd(unsigned int n)
 }
 
 static int fails;
-#define SAME(what, a, b)                                                              \
-	do {                                                                          \
-		if ((a) != (b)) {                                                     \
-			printf("DIFF packet %d: %s: eip93 %d, default %d\n", pk, what, \
-			       (int)(a), (int)(b));                                   \
-			fails++;                                                      \
-		}                                                                     \
+#define SAME(what, a, b)                                                                           \
+	do {                                                                                       \
+		if ((a) != (b)) {                                                                  \
+			printf("DIFF packet %d: %s: eip93 %d, default %d\n", pk, what, (int)(a),   \
+			       (int)(b));                                                          \
+			fails++;                                                                   \
+		}                                                                                  \
 	} while (0)
 
-#define MUST(what, cond)                                               \
-	do {                                                           \
-		if (!(cond)) {                                         \
-			printf("DIFF packet %d: %s\n", pk, what);       \
-			fails++;                                       \
-		}                                                      \
+#define MUST(what, cond)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("DIFF packet %d: %s\n", pk, what);                                  \
+			fails++;                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static int setup(EVP_CIPHER_CTX **c, const EVP_CIPHER *type, const unsigned char *key,
@@ -71,8 +71,8 @@ static int setup(EVP_CIPHER_CTX **c, const EVP_CIPHER *type, const unsigned char
 }
 
 /* One OpenSSH packet; returns a bitmask of the calls' results for comparison. */
-static int packet(EVP_CIPHER_CTX *c, int enc, const unsigned char *in, size_t n,
-		  unsigned char *out, unsigned char *tag, unsigned char *lastiv)
+static int packet(EVP_CIPHER_CTX *c, int enc, const unsigned char *in, size_t n, unsigned char *out,
+		  unsigned char *tag, unsigned char *lastiv)
 {
 	static const unsigned char len4[4] = { 0, 0, 0x80, 0x10 };
 	int r = 0;
@@ -144,7 +144,9 @@ int main(int argc, char **argv)
 	e0 = engine_messages(prov);
 	printf("ssh-diff: seed %lu, %d packets per script\n", seed, packets);
 	for (int script = 0; script < 6; script++) {
-		const char *name = script % 3 == 0 ? "stream" : script % 3 == 1 ? "bad tag" : "misuse";
+		const char *name = script % 3 == 0   ? "stream"
+				   : script % 3 == 1 ? "bad tag"
+						     : "misuse";
 		const char *cipher = script < 3 ? "AES-128-GCM" : "AES-256-GCM";
 		EVP_CIPHER *te = EVP_CIPHER_fetch(NULL, cipher, "provider=eip93");
 		EVP_CIPHER *td = EVP_CIPHER_fetch(NULL, cipher, "provider=default");
@@ -152,7 +154,8 @@ int main(int argc, char **argv)
 		struct side x, d;
 
 		if (te == NULL || td == NULL) {
-			printf("FAIL: cannot fetch %s from eip93 (gate closed?) and default\n", cipher);
+			printf("FAIL: cannot fetch %s from eip93 (gate closed?) and default\n",
+			       cipher);
 			return 1;
 		}
 		for (size_t i = 0; i < sizeof(key); i++)
@@ -166,7 +169,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		for (pk = 0; pk < packets; pk++) {
-			size_t n = rnd(4) == 0 ? 16 * (1 + rnd(64)) : 4096 + 16 * rnd((MAXP - 4096) / 16);
+			size_t n = rnd(4) == 0 ? 16 * (1 + rnd(64))
+					       : 4096 + 16 * rnd((MAXP - 4096) / 16);
 			unsigned char tx[TAG], td_[TAG], ivx[16] = { 0 }, ivd[16] = { 0 };
 			int rx, rd, bad = script % 3 == 1 && pk % 7 == 3;
 
@@ -197,8 +201,8 @@ int main(int argc, char **argv)
 			else if (script % 3 != 2) /* misuse may desynchronise both IVs alike */
 				MUST("plaintext", memcmp(be, pt, n) == 0);
 		}
-		printf("ssh-diff: %s %s: %d packets, %d divergences so far\n", cipher, name, packets,
-		       fails);
+		printf("ssh-diff: %s %s: %d packets, %d divergences so far\n", cipher, name,
+		       packets, fails);
 		EVP_CIPHER_CTX_free(x.enc);
 		EVP_CIPHER_CTX_free(x.dec);
 		EVP_CIPHER_CTX_free(d.enc);

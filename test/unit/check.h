@@ -8,25 +8,24 @@
 static int check_failures;
 static int check_count;
 
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		check_count++;                                                   \
-		if (!(cond)) {                                                   \
-			check_failures++;                                        \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,   \
-				__LINE__, #cond);                                \
-		}                                                                \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		check_count++;                                                                     \
+		if (!(cond)) {                                                                     \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_EQ_INT(a, b)                                                       \
-	do {                                                                     \
-		long long a_ = (long long)(a), b_ = (long long)(b);              \
-		check_count++;                                                   \
-		if (a_ != b_) {                                                  \
-			check_failures++;                                        \
-			fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", \
-				__FILE__, __LINE__, #a, a_, #b, b_);             \
-		}                                                                \
+#define CHECK_EQ_INT(a, b)                                                                         \
+	do {                                                                                       \
+		long long a_ = (long long)(a), b_ = (long long)(b);                                \
+		check_count++;                                                                     \
+		if (a_ != b_) {                                                                    \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__,      \
+				__LINE__, #a, a_, #b, b_);                                         \
+		}                                                                                  \
 	} while (0)
 
 /* Print the closing line and return the exit status. */

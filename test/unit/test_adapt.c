@@ -18,8 +18,8 @@
 static struct eip93_adapt A;
 
 /* One message of @len: decide, "run" it at the given costs, record; returns the decision. */
-static enum eip93_adapt_choice decide_run(struct eip93_adapt_class *c, size_t len,
-					  uint64_t eng_ns, uint64_t sw_ns)
+static enum eip93_adapt_choice decide_run(struct eip93_adapt_class *c, size_t len, uint64_t eng_ns,
+					  uint64_t sw_ns)
 {
 	enum eip93_adapt_choice ch = eip93_adapt_decide(&A, c);
 	enum eip93_adapt_path p = ch == EIP93_ADAPT_GO_SW || ch == EIP93_ADAPT_EXPLORE_SW
@@ -37,7 +37,7 @@ static enum eip93_adapt_path step(struct eip93_adapt_class *c, size_t len, uint6
 	enum eip93_adapt_choice ch = decide_run(c, len, eng_ns, sw_ns);
 
 	return ch == EIP93_ADAPT_GO_SW || ch == EIP93_ADAPT_EXPLORE_SW ? EIP93_ADAPT_SW
-									 : EIP93_ADAPT_ENGINE;
+								       : EIP93_ADAPT_ENGINE;
 }
 
 static struct eip93_adapt_class *fresh(void)

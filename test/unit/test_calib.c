@@ -30,7 +30,8 @@ static void sample(struct eip93_calib *c, int engine)
 		c->max_size = 65536;
 		strcpy(c->reason, "engine beats software from 8 KiB to 64 KiB");
 	} else {
-		strcpy(c->reason, "at no size: best 16384 B, engine 1.00 MB/s vs software 9.00 MB/s");
+		strcpy(c->reason,
+		       "at no size: best 16384 B, engine 1.00 MB/s vs software 9.00 MB/s");
 	}
 }
 
@@ -83,13 +84,13 @@ static int mangled(int engine, const char *from, const char *to, char *err, size
 	return parse_str(out, &b, err, errlen);
 }
 
-#define CORRUPT(engine, from, to, msg)                                              \
-	do {                                                                        \
-		char e_[256];                                                       \
-		CHECK_EQ_INT(mangled(engine, from, to, e_, sizeof(e_)), -EINVAL);   \
-		CHECK(strstr(e_, msg) != NULL);                                     \
-		if (strstr(e_, msg) == NULL)                                        \
-			fprintf(stderr, "  got: %s\n", e_);                         \
+#define CORRUPT(engine, from, to, msg)                                                             \
+	do {                                                                                       \
+		char e_[256];                                                                      \
+		CHECK_EQ_INT(mangled(engine, from, to, e_, sizeof(e_)), -EINVAL);                  \
+		CHECK(strstr(e_, msg) != NULL);                                                    \
+		if (strstr(e_, msg) == NULL)                                                       \
+			fprintf(stderr, "  got: %s\n", e_);                                        \
 	} while (0)
 
 static void test_corrupt(void)
@@ -107,14 +108,19 @@ static void test_corrupt(void)
 	CORRUPT(1, "min-size = 8192", "min-size = 9000\nmin-size = 9000", "given twice");
 	CORRUPT(1, "min-size = 8192\n", "", "without min-size and max-size");
 	CORRUPT(1, "max-size = 65536", "max-size = 4096", "above max-size");
-	CORRUPT(0, "verdict = off\n", "verdict = off\nmin-size = 4096\n", "verdict = off with a window");
+	CORRUPT(0, "verdict = off\n", "verdict = off\nmin-size = 4096\n",
+		"verdict = off with a window");
 	CORRUPT(0, "reason = ", "reason= ", "expected \"key = value\"");
 	CORRUPT(1, "kernel-release = 6.1.0-57-amd64\n", "", "kernel-release missing");
-	CORRUPT(1, "composition = gcm_base(ctr(aes-eip93),ghash-generic)",
-		"composition = gcm(aes)", "invalid value composition");
+	CORRUPT(1, "composition = gcm_base(ctr(aes-eip93),ghash-generic)", "composition = gcm(aes)",
+		"invalid value composition");
 	CORRUPT(1, "date = ", "colour = blue\ndate = ", "unknown key \"colour\"");
-	CORRUPT(1, "date = 2026", "date = \x01" "2026", "control byte 0x01");
-	CORRUPT(1, "provider-version = 0.1.0", "provider-version = ", "invalid value provider-version");
+	CORRUPT(1, "date = 2026",
+		"date = \x01"
+		"2026",
+		"control byte 0x01");
+	CORRUPT(1, "provider-version = 0.1.0",
+		"provider-version = ", "invalid value provider-version");
 	/* Truncated in the middle of a line. */
 	{
 		struct eip93_calib a;
@@ -127,7 +133,8 @@ static void test_corrupt(void)
 		CHECK(strstr(err, "truncated") != NULL);
 		/* Cut at a line end: a required key is missing. */
 		CHECK_EQ_INT(eip93_calib_parse(buf, (size_t)(strstr(buf, "verdict") - buf), &c, err,
-					       sizeof(err)), -EINVAL);
+					       sizeof(err)),
+			     -EINVAL);
 		CHECK(strstr(err, "verdict missing") != NULL);
 	}
 	/* A 600-byte line. */

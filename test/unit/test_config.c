@@ -43,7 +43,8 @@ static void test_valid(void)
 	CHECK_EQ_INT(eip93_config_set(&c, "timeout-ms", "600000", err, sizeof(err)), 0);
 	CHECK_EQ_INT(c.timeout_ms, 600000);
 	CHECK_EQ_INT(eip93_config_set(&c, "fallback-properties", "provider=default,fips=no", err,
-				      sizeof(err)), 0);
+				      sizeof(err)),
+		     0);
 	CHECK(strcmp(c.fallback_propq, "provider=default,fips=no") == 0);
 	CHECK_EQ_INT(eip93_config_check(&c, err, sizeof(err)), 0);
 	CHECK_EQ_INT(err[0], '\0');
@@ -51,11 +52,10 @@ static void test_valid(void)
 
 static int same_config(const struct eip93_config *a, const struct eip93_config *b)
 {
-	return a->enable == b->enable && a->min_size == b->min_size &&
-	       a->max_size == b->max_size && a->max_sockets == b->max_sockets &&
-	       a->timeout_ms == b->timeout_ms && a->notice == b->notice &&
-	       strcmp(a->fallback_propq, b->fallback_propq) == 0 && a->routing == b->routing &&
-	       a->explore == b->explore && a->weight == b->weight;
+	return a->enable == b->enable && a->min_size == b->min_size && a->max_size == b->max_size &&
+	       a->max_sockets == b->max_sockets && a->timeout_ms == b->timeout_ms &&
+	       a->notice == b->notice && strcmp(a->fallback_propq, b->fallback_propq) == 0 &&
+	       a->routing == b->routing && a->explore == b->explore && a->weight == b->weight;
 }
 
 /* A bad value fails, names key and value, and leaves the config untouched. */
@@ -160,7 +160,8 @@ static void test_kalg_and_calibration(void)
 	CHECK_EQ_INT(c.window_set, 0);
 	for (int i = 0; i < EIP93_NKALG; i++) {
 		CHECK_EQ_INT(eip93_config_set(&c, "kernel-algorithm", eip93_kalg_names[i], err,
-					      sizeof(err)), 0);
+					      sizeof(err)),
+			     0);
 		CHECK(strcmp(c.kalg, eip93_kalg_names[i]) == 0);
 		CHECK_EQ_INT(eip93_kalg_index(eip93_kalg_names[i]), i);
 	}
@@ -169,14 +170,19 @@ static void test_kalg_and_calibration(void)
 	CHECK(strcmp(eip93_kalg_names[2], "gcm_base(ctr(aes-eip93),ghash-lib)") == 0);
 	/* Nothing else: not gcm(aes), not another driver, not a near miss. */
 	static const char *const bad_kalg[] = {
-		"gcm(aes)", "gcm_base(ctr(aes-generic),ghash-generic)", "ghash-neon", "",
-		"gcm_base(ctr(aes-eip93),ghash-neon) ", "GCM_BASE(CTR(AES-EIP93),GHASH-NEON)",
+		"gcm(aes)",
+		"gcm_base(ctr(aes-generic),ghash-generic)",
+		"ghash-neon",
+		"",
+		"gcm_base(ctr(aes-eip93),ghash-neon) ",
+		"GCM_BASE(CTR(AES-EIP93),GHASH-NEON)",
 		"gcm_base(ctr(aes-eip93),ghash)",
 	};
 	for (size_t i = 0; i < sizeof(bad_kalg) / sizeof(bad_kalg[0]); i++) {
 		err[0] = '\0';
-		CHECK_EQ_INT(eip93_config_set(&c, "kernel-algorithm", bad_kalg[i], err, sizeof(err)),
-			     -EINVAL);
+		CHECK_EQ_INT(
+			eip93_config_set(&c, "kernel-algorithm", bad_kalg[i], err, sizeof(err)),
+			-EINVAL);
 		CHECK(strstr(err, "kernel-algorithm") != NULL && strstr(err, bad_kalg[i]) != NULL);
 	}
 	CHECK(strcmp(c.kalg, eip93_kalg_names[2]) == 0); /* unchanged on failure */

@@ -37,7 +37,9 @@ static void test_classify(void)
 	CHECK_EQ_INT(eip93_dt_classify(DT("\0airoha,an7581\0")), EIP93_DT_MALFORMED);
 	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581 \0")), EIP93_DT_MALFORMED);
 	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,an7581\n\0")), EIP93_DT_MALFORMED);
-	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,\xff" "an7581\0")), EIP93_DT_MALFORMED);
+	CHECK_EQ_INT(eip93_dt_classify(DT("airoha,\xff"
+					  "an7581\0")),
+		     EIP93_DT_MALFORMED);
 	memset(big, 'a', sizeof(big));
 	big[sizeof(big) - 1] = '\0';
 	CHECK_EQ_INT(eip93_dt_classify(big, sizeof(big)), EIP93_DT_MALFORMED);

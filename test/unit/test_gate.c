@@ -149,14 +149,18 @@ static void test_inputs(void)
 
 /* ---- composition order and calibration, with a scripted probe ---------- */
 
-static int probe_err[3];		/* per eip93_kalg_names index: 0 binds, else errno */
+static int probe_err[3]; /* per eip93_kalg_names index: 0 binds, else errno */
 static char probe_log[256];
 
 static int fake_probe(const char *kalg)
 {
 	int i = eip93_kalg_index(kalg);
 
-	strncat(probe_log, i == 0 ? "N" : i == 1 ? "G" : i == 2 ? "L" : "?",
+	strncat(probe_log,
+		i == 0	 ? "N"
+		: i == 1 ? "G"
+		: i == 2 ? "L"
+			 : "?",
 		sizeof(probe_log) - strlen(probe_log) - 1);
 	return i < 0 ? -EINVAL : -probe_err[i];
 }
@@ -220,7 +224,8 @@ static void test_composition_order(void)
 	/* kernel-algorithm: that one only. */
 	char err[256];
 
-	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_LIB, err, sizeof(err)), 0);
+	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_LIB, err, sizeof(err)),
+		     0);
 	probe_err[0] = probe_err[1] = probe_err[2] = 0;
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strcmp(probe_log, "L") == 0);
@@ -313,7 +318,8 @@ static void test_calibration(void)
 	eip93_config_defaults(&cfg);
 
 	/* kernel-algorithm naming another composition makes it foreign. */
-	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_NEON, err, sizeof(err)), 0);
+	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_NEON, err, sizeof(err)),
+		     0);
 	g = decide_k(&cl, "6.1.0");
 	CHECK(strcmp(g.kalg, EIP93_KALG_NEON) == 0);
 	CHECK(strstr(g.calib, "stale: ") != NULL && strstr(g.calib, "kernel-algorithm") != NULL);

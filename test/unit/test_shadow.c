@@ -21,8 +21,9 @@ static void ev(struct eip93_shadow *s, enum eip93_shadow_event e, const unsigned
 
 static void init(struct eip93_shadow *s, int enc, int key, const unsigned char *iv, size_t len)
 {
-	struct eip93_shadow_ev x = { .ev = EIP93_EV_INIT, .enc = enc, .has_key = key,
-				     .data = iv, .len = len };
+	struct eip93_shadow_ev x = {
+		.ev = EIP93_EV_INIT, .enc = enc, .has_key = key, .data = iv, .len = len
+	};
 
 	eip93_shadow_move(s, &x);
 }
@@ -163,8 +164,9 @@ static void test_tags_and_failures(void)
 {
 	struct eip93_shadow s;
 	unsigned char tag[16] = { 7 };
-	struct eip93_shadow_ev fail = { .ev = EIP93_EV_INIT_FAILED, .enc = 0, .data = iv12,
-					.len = 12 };
+	struct eip93_shadow_ev fail = {
+		.ev = EIP93_EV_INIT_FAILED, .enc = 0, .data = iv12, .len = 12
+	};
 
 	eip93_shadow_init(&s);
 	init(&s, 0, 1, iv12, 12);

@@ -93,15 +93,15 @@ static void fill(unsigned char *p, size_t n)
 	}
 }
 
-static void hexdump_diff(const char *what, const unsigned char *got,
-			 const unsigned char *want, size_t n)
+static void hexdump_diff(const char *what, const unsigned char *got, const unsigned char *want,
+			 size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n && got[i] == want[i]; i++)
 		;
-	printf("MISMATCH %s: first difference at byte %zu of %zu (got %02x, want %02x)\n",
-	       what, i, n, i < n ? got[i] : 0, i < n ? want[i] : 0);
+	printf("MISMATCH %s: first difference at byte %zu of %zu (got %02x, want %02x)\n", what, i,
+	       n, i < n ? got[i] : 0, i < n ? want[i] : 0);
 }
 
 /* ---- AF_ALG ------------------------------------------------------------ */
@@ -149,13 +149,11 @@ static int alg_bind_or_exit(const char *type, const char *name)
  * bytes (algif_aead keeps waiting for more input while the read buffer is
  * not full).  Returns 0 or an errno value; *stage says which step failed.
  */
-static int alg_op(int tfmfd, const unsigned char *key, size_t keylen,
-		  int aead, int encrypt, const unsigned char *iv, size_t ivlen,
-		  uint32_t assoclen, const unsigned char *in, size_t inlen,
-		  unsigned char *out, size_t outlen, const char **stage)
+static int alg_op(int tfmfd, const unsigned char *key, size_t keylen, int aead, int encrypt,
+		  const unsigned char *iv, size_t ivlen, uint32_t assoclen, const unsigned char *in,
+		  size_t inlen, unsigned char *out, size_t outlen, const char **stage)
 {
-	char cbuf[CMSG_SPACE(sizeof(uint32_t)) +
-		  CMSG_SPACE(sizeof(struct af_alg_iv) + 16) +
+	char cbuf[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16) +
 		  CMSG_SPACE(sizeof(uint32_t))] = { 0 };
 	struct iovec iov = { .iov_base = (void *)in, .iov_len = inlen };
 	struct msghdr msg = { 0 };
@@ -179,9 +177,9 @@ static int alg_op(int tfmfd, const unsigned char *key, size_t keylen,
 		return errno;
 
 	msg.msg_control = cbuf;
-	msg.msg_controllen = aead ? sizeof(cbuf) :
-				    CMSG_SPACE(sizeof(uint32_t)) +
-				    CMSG_SPACE(sizeof(struct af_alg_iv) + 16);
+	msg.msg_controllen =
+		aead ? sizeof(cbuf)
+		     : CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16);
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
 
@@ -238,17 +236,15 @@ static EVP_CIPHER *ref_cipher(const char *mode, size_t keylen)
 	return c;
 }
 
-static void ref_gcm_encrypt(const unsigned char *key, size_t keylen,
-			    const unsigned char *iv, const unsigned char *aad,
-			    size_t aadlen, const unsigned char *pt, size_t ptlen,
-			    unsigned char *ct, unsigned char *tag)
+static void ref_gcm_encrypt(const unsigned char *key, size_t keylen, const unsigned char *iv,
+			    const unsigned char *aad, size_t aadlen, const unsigned char *pt,
+			    size_t ptlen, unsigned char *ct, unsigned char *tag)
 {
 	EVP_CIPHER *c = ref_cipher("GCM", keylen);
 	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 	int n;
 
-	if (!ctx ||
-	    !EVP_EncryptInit_ex2(ctx, c, key, iv, NULL) ||
+	if (!ctx || !EVP_EncryptInit_ex2(ctx, c, key, iv, NULL) ||
 	    (aadlen && !EVP_EncryptUpdate(ctx, NULL, &n, aad, (int)aadlen)) ||
 	    (ptlen && !EVP_EncryptUpdate(ctx, ct, &n, pt, (int)ptlen)) ||
 	    !EVP_EncryptFinal_ex(ctx, ct + ptlen, &n) ||
@@ -258,16 +254,14 @@ static void ref_gcm_encrypt(const unsigned char *key, size_t keylen,
 	EVP_CIPHER_free(c);
 }
 
-static void ref_ctr(const unsigned char *key, size_t keylen,
-		    const unsigned char *iv, const unsigned char *in,
-		    size_t len, unsigned char *out)
+static void ref_ctr(const unsigned char *key, size_t keylen, const unsigned char *iv,
+		    const unsigned char *in, size_t len, unsigned char *out)
 {
 	EVP_CIPHER *c = ref_cipher("CTR", keylen);
 	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 	int n;
 
-	if (!ctx ||
-	    !EVP_EncryptInit_ex2(ctx, c, key, iv, NULL) ||
+	if (!ctx || !EVP_EncryptInit_ex2(ctx, c, key, iv, NULL) ||
 	    (len && !EVP_EncryptUpdate(ctx, out, &n, in, (int)len)) ||
 	    !EVP_EncryptFinal_ex(ctx, out + len, &n))
 		fail_internal("OpenSSL AES-CTR failed");
@@ -317,8 +311,8 @@ static int cmd_gcm(const char *name, int single)
 			const char *stage;
 			char what[96];
 			int e;
-			snprintf(what, sizeof(what), "gcm key=%zu aad=%zu pt=%zu",
-				 keylen * 8, aadlen, ptlen);
+			snprintf(what, sizeof(what), "gcm key=%zu aad=%zu pt=%zu", keylen * 8,
+				 aadlen, ptlen);
 			fill(key, keylen);
 			fill(iv, sizeof(iv));
 			fill(in, inlen);
@@ -329,8 +323,8 @@ static int cmd_gcm(const char *name, int single)
 					want + aadlen, tag);
 			memcpy(want + aadlen + ptlen, tag, GCM_TAG_LEN);
 
-			e = alg_op(fd, key, keylen, 1, 1, iv, sizeof(iv), (uint32_t)aadlen,
-				   in, inlen, got, outlen, &stage);
+			e = alg_op(fd, key, keylen, 1, 1, iv, sizeof(iv), (uint32_t)aadlen, in,
+				   inlen, got, outlen, &stage);
 			check_errno(e, what, stage);
 			requests++;
 			payload += ptlen;
@@ -347,8 +341,8 @@ static int cmd_gcm(const char *name, int single)
 				goto done;
 
 			/* Decrypt OpenSSL's AAD || CT || TAG back to AAD || PT. */
-			e = alg_op(fd, key, keylen, 1, 0, iv, sizeof(iv), (uint32_t)aadlen,
-				   want, outlen, back, inlen, &stage);
+			e = alg_op(fd, key, keylen, 1, 0, iv, sizeof(iv), (uint32_t)aadlen, want,
+				   outlen, back, inlen, &stage);
 			check_errno(e, what, stage);
 			requests++;
 			payload += ptlen;
@@ -359,16 +353,16 @@ static int cmd_gcm(const char *name, int single)
 
 			/* A damaged tag must be refused. */
 			want[outlen - 1] ^= 0x80;
-			e = alg_op(fd, key, keylen, 1, 0, iv, sizeof(iv), (uint32_t)aadlen,
-				   want, outlen, back, inlen, &stage);
+			e = alg_op(fd, key, keylen, 1, 0, iv, sizeof(iv), (uint32_t)aadlen, want,
+				   outlen, back, inlen, &stage);
 			requests++;
 			payload += ptlen;
 			if (e != EBADMSG) {
-				printf("MISMATCH %s: damaged tag gave %s, want EBADMSG\n",
-				       what, e ? errname(e) : "success");
+				printf("MISMATCH %s: damaged tag gave %s, want EBADMSG\n", what,
+				       e ? errname(e) : "success");
 				exit(EXIT_MISMATCH);
 			}
-done:
+		done:
 			free(in);
 			free(want);
 			free(got);
@@ -414,8 +408,8 @@ static int cmd_ctr(const char *name, int single)
 			fill(in, len);
 			ref_ctr(key, keylen, iv, in, len, want);
 
-			e = alg_op(fd, key, keylen, 0, (int)(k & 1), iv, sizeof(iv), 0,
-				   in, len, got, len, &stage);
+			e = alg_op(fd, key, keylen, 0, (int)(k & 1), iv, sizeof(iv), 0, in, len,
+				   got, len, &stage);
 			check_errno(e, what, stage);
 			requests++;
 			payload += len;
@@ -443,10 +437,9 @@ static int cmd_ctr(const char *name, int single)
 
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: eip93-afalg-check bind TYPE NAME\n"
-		"       eip93-afalg-check gcm NAME [single]\n"
-		"       eip93-afalg-check ctr NAME [single]\n");
+	fprintf(stderr, "usage: eip93-afalg-check bind TYPE NAME\n"
+			"       eip93-afalg-check gcm NAME [single]\n"
+			"       eip93-afalg-check ctr NAME [single]\n");
 	exit(EXIT_INTERNAL);
 }
 
