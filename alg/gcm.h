@@ -58,6 +58,12 @@ struct eip93_alg_env {
 
 extern const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24];
 
+/*
+ * eip93_sandbox_prime() - read the process's seccomp state now (the gate calls
+ * it when it opens, normally before a daemon chroots away from /proc).
+ */
+void eip93_sandbox_prime(void);
+
 /* eip93_alg_env_free() - release what the cipher code cached in @env. */
 void eip93_alg_env_free(struct eip93_alg_env *env);
 

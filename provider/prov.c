@@ -223,6 +223,8 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		/* `openssl list -providers` prints the name: let it carry the verdict. */
 		snprintf(p->name, sizeof(p->name), "%s (%s)", EIP93_LONG_NAME, p->gate.status);
 		atomic_store(&p->env.engine_available, p->gate.enabled);
+		if (p->gate.enabled)
+			eip93_sandbox_prime();
 		atomic_store_explicit(&p->gate_done, 1, memory_order_release);
 	}
 	CRYPTO_THREAD_unlock(p->gate_lock);
