@@ -59,6 +59,14 @@ void eip93_count_engine(struct gcm_ctx *ctx, size_t len);
 void eip93_count_replay(struct gcm_ctx *ctx, size_t len);
 /* An engine call failed with @err: classify, account; returns the reason to count. */
 enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const char *where);
+/* An engine operation's result failed its integrity check (a positive return). */
+#define EIP93_ENGINE_WRONG 1
+/*
+ * What an engine operation's non-zero result @e means: a wrong result (a
+ * fault), a refused tag (the delegate decides), or an error; accounted, and
+ * the reason the message then goes to software returned.
+ */
+enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, const char *where);
 /* The engine's result was wrong: the key goes to software, the fault is counted. */
 void eip93_engine_fault(struct gcm_ctx *ctx, const char *what);
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,

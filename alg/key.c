@@ -104,6 +104,21 @@ void eip93_engine_fault(struct gcm_ctx *ctx, const char *what)
 			       n, "fault", what);
 }
 
+enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, const char *where)
+{
+	if (e == EIP93_ENGINE_WRONG) {
+		eip93_engine_fault(ctx, where);
+		return EIP93_SW_FAULT;
+	}
+	if (e == -EBADMSG) {
+		/* The delegate decides, as it would have; if it accepts, the engine was wrong. */
+		ctx->engine_rejected = 1;
+		atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+		return EIP93_SW_REPLAY;
+	}
+	return eip93_engine_failed(ctx, e, where);
+}
+
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
 		      unsigned char *out, unsigned char *tag)

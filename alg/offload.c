@@ -19,9 +19,6 @@
 #include <openssl/err.h>
 #include <openssl/params.h>
 
-/* engine_data(): the engine's result failed its integrity check. */
-#define ENGINE_WRONG 1
-
 /* Drop the message's copy; it holds plaintext (cleanse first) after an in-place replay. */
 static void ct_free(struct gcm_ctx *ctx, int plain)
 {
@@ -88,7 +85,7 @@ int eip93_offload_replay(struct gcm_ctx *ctx)
  * the ciphertext for a replay.  Unless it returns 0, the caller's input is
  * as it was, nothing the engine wrote is in a place the caller will read
  * from, and the delegate has seen nothing of the data.
- * Return: 0, ENGINE_WRONG, or -errno (-EBADMSG: the engine refused the tag).
+ * Return: 0, EIP93_ENGINE_WRONG, or -errno (-EBADMSG: the engine refused the tag).
  */
 static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in, size_t len)
 {
@@ -105,7 +102,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		r = eip93_engine_aead(ctx, 1, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, dst,
 				      ctx->mtag);
 		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, in, dst, len) != 0)
-			r = ENGINE_WRONG;
+			r = EIP93_ENGINE_WRONG;
 		if (r != 0) {
 			OPENSSL_clear_free(ct, len); /* may hold plaintext ("wrote nothing") */
 			return r;
@@ -119,7 +116,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		r = eip93_engine_aead(ctx, 0, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, out,
 				      ctx->sh.tag);
 		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, ct, out, len) != 0)
-			r = ENGINE_WRONG;
+			r = EIP93_ENGINE_WRONG;
 		if (r != 0) {
 			if (in == out)
 				memcpy(out, ct, len); /* unverified plaintext never stays */
@@ -189,18 +186,7 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 			*outl = inl;
 			return 1;
 		}
-		if (e == ENGINE_WRONG) {
-			eip93_engine_fault(ctx, "keystream check of a message");
-			r = EIP93_SW_FAULT;
-		} else if (e == -EBADMSG) {
-			/* The delegate decides, as it would have; if it accepts, the engine was wrong. */
-			ctx->engine_rejected = 1;
-			r = EIP93_SW_REPLAY;
-			atomic_store_explicit(&ctx->env->consecutive_errors, 0,
-					      memory_order_relaxed);
-		} else {
-			r = eip93_engine_failed(ctx, e, "data");
-		}
+		r = eip93_engine_outcome(ctx, e, "data");
 	}
 	eip93_count_sw(ctx, r);
 	if (r == EIP93_SW_ADAPT)

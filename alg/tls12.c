@@ -18,7 +18,6 @@
 
 #define EIV 8
 #define TAG 16
-#define WRONG 1 /* the engine's result failed its integrity check */
 
 /*
  * The delegate runs its own record path over an empty record (explicit IV ||
@@ -103,7 +102,7 @@ static int record_seal(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	r = eip93_engine_aead(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, buf,
 			      tag);
 	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), body, buf, len) != 0)
-		r = WRONG;
+		r = EIP93_ENGINE_WRONG;
 	if (r == 0) {
 		memcpy(body, buf, len);
 		memcpy(body + len, tag, TAG);
@@ -131,7 +130,7 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 			      body + len);
 	if (r == 0 &&
 	    eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
-		r = WRONG;
+		r = EIP93_ENGINE_WRONG;
 	if (r == 0)
 		(void)delegate_record(ctx, rec); /* refuses the empty record's tag, as planned */
 	else
@@ -182,19 +181,10 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 			*outl = oneshot || ctx->sh.enc ? inl : len;
 			return 1;
 		}
-		if (e == WRONG) {
-			eip93_engine_fault(ctx, "keystream check of a TLS record");
-			r = EIP93_SW_FAULT;
-		} else if (e == -EBADMSG) {
-			ctx->engine_rejected = 1;
-			r = EIP93_SW_REPLAY;
-			atomic_store_explicit(&ctx->env->consecutive_errors, 0,
-					      memory_order_relaxed);
-		} else if (e == -EINVAL || e == REFUSED) {
+		if (e == -EINVAL || e == REFUSED)
 			r = EIP93_SW_TLS;
-		} else {
-			r = eip93_engine_failed(ctx, e, "tls record");
-		}
+		else
+			r = eip93_engine_outcome(ctx, e, "tls record");
 	}
 	eip93_count_sw(ctx, r);
 	if (r == EIP93_SW_ADAPT)
