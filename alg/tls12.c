@@ -25,9 +25,10 @@
  * decrypting it takes @rec's explicit IV; either way it sets its tag length,
  * finishes the IV and ends the pending record, exactly as the real record
  * would have (an empty record's tag is refused when decrypting: its state is
- * the same).  Returns the delegate's answer; @rec gets the explicit IV.
+ * the same; the record AAD in its buffer is only read).  Returns the
+ * delegate's answer; @rec gets the explicit IV.
  */
-static int delegate_record(struct gcm_ctx *ctx, unsigned char *rec)
+static int delegate_record(struct gcm_ctx *ctx, void *swctx, unsigned char *rec)
 {
 	unsigned char dummy[EIV + TAG] = { 0 };
 	size_t n = 0;
@@ -36,7 +37,7 @@ static int delegate_record(struct gcm_ctx *ctx, unsigned char *rec)
 	if (!ctx->sh.enc)
 		memcpy(dummy, rec, EIV);
 	ERR_set_mark();
-	ok = ctx->sw->cipher(ctx->swctx, dummy, &n, sizeof(dummy), dummy, sizeof(dummy));
+	ok = ctx->sw->cipher(swctx, dummy, &n, sizeof(dummy), dummy, sizeof(dummy));
 	ERR_pop_to_mark();
 	if (ctx->sh.enc && ok)
 		memcpy(rec, dummy, EIV);
@@ -44,74 +45,51 @@ static int delegate_record(struct gcm_ctx *ctx, unsigned char *rec)
 }
 
 /*
- * Give the delegate the record back after the engine failed: its IV as it
- * was before it handed this one out (encrypting), and the record AAD as the
- * caller set it, so the software record is the one software alone makes.
- */
-static void delegate_unrecord(struct gcm_ctx *ctx, const unsigned char *full_iv)
-{
-	unsigned char aad[sizeof(ctx->sh.tls_aad)];
-	size_t len;
-	OSSL_PARAM p[2];
-
-	p[1] = OSSL_PARAM_construct_end();
-	ERR_set_mark();
-	if (ctx->sh.enc && full_iv != NULL) {
-		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
-							 (void *)full_iv, (size_t)-1);
-		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
-	}
-	memcpy(aad, ctx->sh.tls_aad, sizeof(aad));
-	len = ((size_t)aad[sizeof(aad) - 2] << 8 | aad[sizeof(aad) - 1]) + EIV +
-	      (ctx->sh.enc ? 0 : TAG);
-	aad[sizeof(aad) - 2] = (unsigned char)(len >> 8);
-	aad[sizeof(aad) - 1] = (unsigned char)(len & 0xff);
-	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, aad, sizeof(aad));
-	(void)ctx->sw->set_ctx_params(ctx->swctx, p);
-	ERR_pop_to_mark();
-}
-
-/*
- * Engine encryption of a record in place.  The delegate's empty record comes
- * first: it decides, as for the real one, and hands out the explicit IV.
- * Returns 0, REFUSED (the delegate refused the record, which it would have
- * done with the real one too: it has the record AAD back and decides in
- * software, with its own errors), WRONG or -errno (then nothing changed and
- * the delegate has the record back).
+ * Engine encryption of a record in place.  The delegate's empty record runs
+ * first, on a copy of the delegate: it decides, as for the real one (whose
+ * refusal does not depend on the payload), and hands out the explicit IV.
+ * The copy becomes the delegate only when the engine's record is released;
+ * otherwise the delegate never saw this record and software makes it (or
+ * refuses it, with its own errors) from exactly the state the caller left.
+ * Returns 0, REFUSED, WRONG or -errno (then nothing changed).
  */
 #define REFUSED 2
 static int record_seal(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 {
-	unsigned char iv[EIP93_ENGINE_IVLEN], tag[TAG], *body = rec + EIV, *buf;
+	unsigned char iv[EIP93_ENGINE_IVLEN], tag[TAG], eiv[EIV], *body = rec + EIV, *buf;
+	void *copy = ctx->sw->dupctx != NULL ? ctx->sw->dupctx(ctx->swctx) : NULL;
 	int r;
 
-	if (!delegate_record(ctx, rec)) {
-		delegate_unrecord(ctx, NULL); /* it handed out no IV */
+	if (copy == NULL)
+		return -ENOMEM;
+	if (!delegate_record(ctx, copy, eiv)) {
+		ctx->sw->freectx(copy);
 		return REFUSED;
 	}
-	if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) < 0) {
-		r = -EINVAL;
-		buf = NULL;
+	buf = NULL;
+	r = -EINVAL;
+	if (eip93_shadow_tls_iv(&ctx->sh, eiv, iv) < 0)
 		goto fail;
-	}
+	r = -ENOMEM;
 	buf = OPENSSL_malloc(len);
-	if (buf == NULL) {
-		r = -ENOMEM;
+	if (buf == NULL)
 		goto fail;
-	}
 	r = eip93_engine_aead(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, buf,
 			      tag);
 	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), body, buf, len) != 0)
 		r = EIP93_ENGINE_WRONG;
 	if (r == 0) {
+		memcpy(rec, eiv, EIV);
 		memcpy(body, buf, len);
 		memcpy(body + len, tag, TAG);
 		OPENSSL_free(buf); /* ciphertext only */
+		ctx->sw->freectx(ctx->swctx);
+		ctx->swctx = copy;
 		return 0;
 	}
 	OPENSSL_clear_free(buf, len);
 fail:
-	delegate_unrecord(ctx, iv);
+	ctx->sw->freectx(copy);
 	return r;
 }
 
@@ -132,7 +110,8 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	    eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
 		r = EIP93_ENGINE_WRONG;
 	if (r == 0)
-		(void)delegate_record(ctx, rec); /* refuses the empty record's tag, as planned */
+		(void)delegate_record(ctx, ctx->swctx,
+				      rec); /* refuses the empty record's tag, as planned */
 	else
 		memcpy(body, copy, len);
 	OPENSSL_free(copy); /* ciphertext only */

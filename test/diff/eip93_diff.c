@@ -3364,6 +3364,38 @@ static void n_rekey_after_zero_aad(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CI
 	free(out);
 }
 
+/*
+ * Found by the fuzzer in CI: a record AAD on a decrypting context, a tag by
+ * parameter (it overwrites the AAD the default keeps in its buffer), an
+ * encrypting init, a record the default refuses (no fixed IV), the tag read:
+ * eip93 answered the record AAD it had given its delegate back.
+ */
+static void n_tag_over_aad_refused_record(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+					  const EVP_CIPHER *ref, const struct nshape *s)
+{
+	size_t reclen = TLS_EIV + s->len + 16;
+	unsigned char hdr[TLS12_AAD], tag[TAG_BUF], *rec = xmalloc(reclen);
+	OSSL_PARAM p[2];
+	int ol;
+
+	(void)ref;
+	memcpy(rec + TLS_EIV, s->pt, s->len);
+	memset(rec, 0, TLS_EIV);
+	memset(rec + TLS_EIV + s->len, 0, 16);
+	L_init(t, "init(c,key,iv,dec)", x, c, s->key, s->iv, 0);
+	n_header(hdr, reclen);
+	L_ctrl(t, "TLS1_AAD", x, EVP_CTRL_AEAD_TLS1_AAD, TLS12_AAD, hdr, 0, 0);
+	memcpy(tag, s->junk, 16);
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, 16);
+	p[1] = OSSL_PARAM_construct_end();
+	L_set_params(t, "set_params(tag)", x, p);
+	L_init(t, "init(key,iv,enc)", x, NULL, s->key, s->iv, 1);
+	L_update(t, "record(no fixed IV)", x, API_UPDATE, 1, rec, rec, reclen, 0, &ol);
+	memset(tag, 0, sizeof(tag));
+	L_ctrl(t, "GET_TAG", x, EVP_CTRL_AEAD_GET_TAG, TAG_MAX, tag, TAG_MAX, 0);
+	free(rec);
+}
+
 static void n_copy_after_empty_update(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
 				      const EVP_CIPHER *ref, const struct nshape *s)
 {
@@ -3412,6 +3444,7 @@ static const struct {
 	{ "taglen-after-engine-record", n_taglen_after_engine_record },
 	{ "rekey-after-zero-aad", n_rekey_after_zero_aad },
 	{ "copy-after-empty-update", n_copy_after_empty_update },
+	{ "tag-over-aad-refused-record", n_tag_over_aad_refused_record },
 };
 #define N_SCRIPTS (sizeof(n_scripts) / sizeof(n_scripts[0]))
 
