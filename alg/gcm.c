@@ -122,6 +122,13 @@ static int has_tls_aad(const OSSL_PARAM params[])
 	       OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) != NULL;
 }
 
+/* Does a parameter set carry a tag (which the delegate copies in even when refusing it)? */
+static int has_tag(const OSSL_PARAM params[])
+{
+	return params != NULL &&
+	       OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG) != NULL;
+}
+
 /* The delegate accepted @params: move the shadow state in the order it applies them. */
 static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
 {
@@ -172,6 +179,7 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 		/* The delegate may have taken the IV and the key before a parameter failed. */
 		e.ev = EIP93_EV_INIT_FAILED;
 		e.may_tls = has_tls_aad(params);
+		e.may_tag = has_tag(params);
 		eip93_shadow_move(&ctx->sh, &e);
 		resync_ivlen(ctx);
 		if (key != NULL)
@@ -333,11 +341,12 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	if (!ctx->sw->set_ctx_params(ctx->swctx, params)) {
 		/* The delegate applies parameters one by one: some may have taken. */
 		e.may_tls = has_tls_aad(params);
+		e.may_tag = has_tag(params);
 		eip93_shadow_move(&ctx->sh, &e);
 		resync_ivlen(ctx);
 		return 0;
 	}
-	if (OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG) != NULL)
+	if (has_tag(params))
 		ctx->engine_rejected = 0; /* software will judge another tag */
 	shadow_params(ctx, params);
 	return 1;

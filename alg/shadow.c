@@ -71,6 +71,7 @@ static void take_gen_iv(struct eip93_shadow *s)
 static void on_init_iv(struct eip93_shadow *s, const unsigned char *iv, size_t len)
 {
 	s->ivlen = len;
+	s->iv_copied = 0; /* buffered again */
 	s->gen_known = min_sz(len, EIP93_SHADOW_IVLEN);
 	memcpy(s->gen_iv, iv, s->gen_known);
 	take_gen_iv(s);
@@ -83,16 +84,35 @@ static void on_init(struct eip93_shadow *s, const struct eip93_shadow_ev *e)
 	s->enc = e->enc;
 	if (e->data != NULL)
 		on_init_iv(s, e->data, e->len);
-	else if (e->has_key && (s->iv_state == EIP93_IV_STARTED || s->msg != EIP93_MSG_IDLE))
-		s->iv_state = EIP93_IV_NONE; /* a key change mid-message: the delegate's business */
+	else if (e->has_key && (s->iv_state == EIP93_IV_STARTED || s->msg != EIP93_MSG_IDLE ||
+				(s->iv_copied && s->iv_state == EIP93_IV_READY)))
+		/*
+		 * A key change mid-message, or after IV_GEN/IV_INV set the IV up:
+		 * the new key wipes the delegate's GCM state and it goes on from
+		 * there without setting the IV up again.  The delegate's business.
+		 */
+		s->iv_state = EIP93_IV_NONE;
+}
+
+/*
+ * The delegate takes a tag into the buffer that holds a pending record AAD
+ * (before it checks anything, so even when it refuses the tag): the record
+ * it would make now is not the one the caller set up.  Software makes it.
+ */
+static void on_tag_bytes(struct eip93_shadow *s)
+{
+	if (s->tls == EIP93_TLS_SET)
+		s->tls = EIP93_TLS_MAYBE;
 }
 
 /* A refused call may have applied part of itself: keep nothing we cannot prove. */
-static void on_failure(struct eip93_shadow *s, int may_tls)
+static void on_failure(struct eip93_shadow *s, int may_tls, int may_tag)
 {
 	s->iv_state = EIP93_IV_NONE;
 	s->gen_known = 0;
 	s->taglen = 0;
+	if (may_tag)
+		on_tag_bytes(s);
 	if (may_tls)
 		s->tls = EIP93_TLS_MAYBE;
 }
@@ -163,7 +183,8 @@ static void on_tls_record(struct eip93_shadow *s)
 
 static void on_iv_fixed(struct eip93_shadow *s, const unsigned char *v, size_t len)
 {
-	s->gen = 1; /* the delegate never clears it */
+	s->gen = 1;	  /* the delegate never clears it */
+	s->iv_copied = 0; /* buffered again */
 	if (len == (size_t)-1) {
 		/* OpenSSH: the whole IV, counting up from here. */
 		s->gen_known = min_sz(s->ivlen, EIP93_SHADOW_IVLEN);
@@ -182,6 +203,8 @@ static void on_iv_gen(struct eip93_shadow *s, const unsigned char *out, size_t l
 {
 	size_t olen = len == 0 || len > s->ivlen ? s->ivlen : len;
 
+	s->iv_copied = 1;
+
 	/* The delegate hands out the last olen bytes of its IV buffer, uses it, counts up. */
 	if (s->ivlen == EIP93_SHADOW_IVLEN && s->gen_known + olen >= EIP93_SHADOW_IVLEN) {
 		memcpy(s->gen_iv + EIP93_SHADOW_IVLEN - olen, out, olen);
@@ -196,6 +219,7 @@ static void on_iv_gen(struct eip93_shadow *s, const unsigned char *out, size_t l
 
 static void on_iv_inv(struct eip93_shadow *s, const unsigned char *v, size_t len)
 {
+	s->iv_copied = 1;
 	if (s->ivlen == EIP93_SHADOW_IVLEN && len <= EIP93_SHADOW_IVLEN &&
 	    s->gen_known + len >= EIP93_SHADOW_IVLEN) {
 		memcpy(s->gen_iv + EIP93_SHADOW_IVLEN - len, v, len);
@@ -208,6 +232,7 @@ static void on_iv_inv(struct eip93_shadow *s, const unsigned char *v, size_t len
 
 static void on_tag(struct eip93_shadow *s, const unsigned char *tag, size_t len)
 {
+	on_tag_bytes(s);
 	s->taglen = 0;
 	if (!s->enc && tag != NULL && len == EIP93_SHADOW_TAGLEN && s->msg == EIP93_MSG_IDLE) {
 		memcpy(s->tag, tag, len);
@@ -225,7 +250,7 @@ void eip93_shadow_move(struct eip93_shadow *s, const struct eip93_shadow_ev *e)
 		if (e->enc != s->enc)
 			s->taglen = 0;
 		s->enc = e->enc;
-		on_failure(s, e->may_tls);
+		on_failure(s, e->may_tls, e->may_tag);
 		break;
 	case EIP93_EV_AAD:
 		on_aad(s, e->data, e->len);
@@ -268,7 +293,7 @@ void eip93_shadow_move(struct eip93_shadow *s, const struct eip93_shadow_ev *e)
 		on_tag(s, e->data, e->len);
 		break;
 	case EIP93_EV_PARAMS_FAILED:
-		on_failure(s, e->may_tls);
+		on_failure(s, e->may_tls, e->may_tag);
 		break;
 	}
 }

@@ -49,6 +49,7 @@ struct eip93_shadow {
 
 	/* IV generation (TLS fixed IV, OpenSSH's whole IV): the delegate's IV buffer. */
 	int gen;	  /* IV_FIXED accepted: IV_GEN/IV_INV work */
+	int iv_copied;	  /* IV_GEN/IV_INV set the IV up in the delegate's GCM state */
 	size_t gen_known; /* leading bytes of gen_iv[] we know */
 	unsigned char gen_iv[EIP93_SHADOW_IVLEN];
 
@@ -84,6 +85,7 @@ struct eip93_shadow_ev {
 	int enc;     /* INIT, INIT_FAILED */
 	int has_key; /* INIT: a key came with it */
 	int may_tls; /* INIT_FAILED, PARAMS_FAILED: the call carried a TLS1_AAD */
+	int may_tag; /* INIT_FAILED, PARAMS_FAILED: the call carried a tag */
 	const unsigned char *data;
 	size_t len;
 };

@@ -186,6 +186,49 @@ static void test_tags_and_failures(void)
 	CHECK_EQ_INT(s.taglen, 0);
 }
 
+/* What the delegate's setkey and tag buffer do to state it set up earlier. */
+static void test_rekey_and_tag_over_aad(void)
+{
+	struct eip93_shadow s;
+	struct eip93_shadow_ev f = { .ev = EIP93_EV_PARAMS_FAILED, .may_tag = 1 };
+	unsigned char hdr[13] = { 0 }, tag[16] = { 0 }, out[8];
+
+	/* IV_GEN sets the IV up in the GCM state; a key-only init wipes it. */
+	eip93_shadow_init(&s);
+	init(&s, 1, 1, NULL, 0);
+	ev(&s, EIP93_EV_IV_FIXED, iv12, (size_t)-1);
+	memcpy(out, iv12 + 4, 8);
+	ev(&s, EIP93_EV_IV_GEN, out, 8);
+	CHECK(eip93_shadow_iv_usable(&s));
+	init(&s, 0, 1, NULL, 0);
+	CHECK(!eip93_shadow_iv_usable(&s));
+	/* ... but an IV buffered by init or by a fixed IV survives a new key. */
+	init(&s, 1, 1, iv12, 12);
+	init(&s, 1, 1, NULL, 0);
+	CHECK(eip93_shadow_iv_usable(&s));
+	ev(&s, EIP93_EV_IV_FIXED, iv12, (size_t)-1);
+	init(&s, 0, 1, NULL, 0);
+	CHECK(eip93_shadow_iv_usable(&s));
+
+	/* A tag lands in the buffer that holds the pending record AAD. */
+	hdr[12] = 40;
+	init(&s, 0, 1, iv12, 12);
+	ev(&s, EIP93_EV_TLS_AAD, hdr, 13);
+	CHECK_EQ_INT(s.tls, EIP93_TLS_SET);
+	ev(&s, EIP93_EV_TAG, tag, 16);
+	CHECK_EQ_INT(s.tls, EIP93_TLS_MAYBE);
+	/* ... even when the delegate refuses it (encrypting: it copies first). */
+	init(&s, 1, 1, iv12, 12);
+	ev(&s, EIP93_EV_TLS_AAD, hdr, 13);
+	CHECK_EQ_INT(s.tls, EIP93_TLS_SET);
+	eip93_shadow_move(&s, &f);
+	CHECK_EQ_INT(s.tls, EIP93_TLS_MAYBE);
+	/* A tag with no record pending leaves the record state alone. */
+	ev(&s, EIP93_EV_FINAL, NULL, 0);
+	eip93_shadow_move(&s, &f);
+	CHECK_EQ_INT(s.tls, EIP93_TLS_NONE);
+}
+
 int main(void)
 {
 	test_generic();
@@ -193,5 +236,6 @@ int main(void)
 	test_tls12();
 	test_openssh();
 	test_tags_and_failures();
+	test_rekey_and_tag_over_aad();
 	return check_done("test_shadow");
 }
