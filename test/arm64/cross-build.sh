@@ -26,7 +26,7 @@ done
 
 # The guest tests need only these; the test tree is configured so that
 # they are defined (the tests registered in this tree are never run).
-targets=(eip93 eip93-gate-check eip93-offload-check eip93-doctor)
+targets=(eip93 eip93-gate-check eip93-offload-check eip93-seccomp-check eip93-doctor)
 cmake -S "$src" -B "$out" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-aarch64.cmake" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEIP93_TEST_HOOKS=OFF -DBUILD_TESTING=ON \
     -DEIP93_GUEST_TESTS=ON >"$out/configure.log" 2>&1 || {
@@ -47,7 +47,7 @@ check_elf() { # FILE: an aarch64 ELF linked only against arm64 libraries
     LC_ALL=C aarch64-linux-gnu-readelf -h "$f" | grep -q 'Machine:.*AArch64' || die "$f is not aarch64"
 }
 check_elf "$out/eip93.so"
-for t in eip93-gate-check eip93-offload-check; do
+for t in eip93-gate-check eip93-offload-check eip93-seccomp-check; do
     check_elf "$out/test/$t"
 done
 check_elf "$out/eip93-doctor"
