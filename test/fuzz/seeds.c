@@ -526,60 +526,47 @@ static void r_copy_after_empty_update(struct sb *s)
 }
 
 /*
- * Found by the fuzzer in CI (minimized): TLS1_AAD on a decrypting context, a
- * set_params whose tag overwrites the record AAD in the default's buffer, an
- * encrypting message the default refuses as a record without a fixed IV,
- * the tag read: eip93 had given its delegate the record AAD back (bytes
- * 8-12 differed).  Raw bytes, as libFuzzer minimized them.
+ * What the fuzzer found, as libFuzzer minimized it (raw input bytes):
+ * - tag-over-aad-refused-record (fuzz_smoke in CI): TLS1_AAD on a
+ *   decrypting context, a set_params whose tag overwrites the record AAD in
+ *   the default's buffer, an encrypting message the default refuses as a
+ *   record without a fixed IV, the tag read: eip93 had given its delegate
+ *   the record AAD back (bytes 8-12 differed);
+ * - tag-after-tls-aad-record: TLS1_AAD and a fixed IV, a tag set on the
+ *   decrypting context (copied over the record AAD), an encrypting message
+ *   in place that the default makes as a record: its tag differed (eip93
+ *   sealed it over the AAD the caller set);
+ * - rekey-after-iv-gen: SET_IV_FIXED(-1), IV_GEN(8), a key-only init, a
+ *   decryption: the new key wiped the GCM state IV_GEN had set up and the
+ *   default goes on from it (and refuses the tag); eip93 opened the message
+ *   with the IV it knew and accepted the tag.
  */
-static void raw(struct sb *s, const uint8_t *b, size_t n)
-{
-	memcpy(s->b, b, n);
-	s->n = n;
-}
+static const uint8_t raw_tag_over_aad[] = { 0x6e, 0x61, 0x6d, 0x65, 0x00, 0x0d, 0x86, 0x86,
+					    0x86, 0x86, 0x86, 0x86, 0x86, 0x86, 0x96, 0x00,
+					    0x6f, 0x00, 0xd6, 0x12, 0x13, 0x08, 0x00, 0x00,
+					    0x12, 0x13, 0x08, 0x00, 0x00, 0x00, 0xd6, 0x00,
+					    0xd6, 0xd6, 0xd6, 0xd6, 0xd6, 0xd6 };
+static const uint8_t raw_tag_after_tls_aad[] = { 0x08, 0x00, 0x00, 0x00, 0x0a, 0x53, 0x65, 0x63,
+						 0x01, 0xc3, 0xbe, 0x63, 0x41, 0x6f, 0x6d, 0x70,
+						 0x3a, 0xfe, 0xfe, 0xfe, 0x41, 0x41, 0x41, 0x41,
+						 0x41, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe,
+						 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe };
+static const uint8_t raw_rekey_after_iv_gen[] = { 0x00, 0x2a, 0x54, 0x89, 0x80, 0xfe, 0x7f, 0x00,
+						  0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x10,
+						  0x08, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+						  0x09, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+						  0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0,
+						  0x0e, 0x60, 0x01, 0x62, 0x00, 0x62 };
 
-static void r_tag_over_aad_refused_record(struct sb *s)
-{
-	static const uint8_t b[] = { 0x6e, 0x61, 0x6d, 0x65, 0x00, 0x0d, 0x86, 0x86, 0x86, 0x86,
-				     0x86, 0x86, 0x86, 0x86, 0x96, 0x00, 0x6f, 0x00, 0xd6, 0x12,
-				     0x13, 0x08, 0x00, 0x00, 0x12, 0x13, 0x08, 0x00, 0x00, 0x00,
-				     0xd6, 0x00, 0xd6, 0xd6, 0xd6, 0xd6, 0xd6, 0xd6 };
-
-	raw(s, b, sizeof(b));
-}
-
-/*
- * Found by the campaign (minimized): TLS1_AAD and a fixed IV, then a tag
- * set on the decrypting context (the default copies it over the record AAD
- * it keeps), an encrypting message in place that the default makes as a TLS
- * record: its tag differed (eip93 sealed it with the AAD the caller set).
- */
-static void r_tag_after_tls_aad_record(struct sb *s)
-{
-	static const uint8_t b[] = { 0x08, 0x00, 0x00, 0x00, 0x0a, 0x53, 0x65, 0x63, 0x01, 0xc3,
-				     0xbe, 0x63, 0x41, 0x6f, 0x6d, 0x70, 0x3a, 0xfe, 0xfe, 0xfe,
-				     0x41, 0x41, 0x41, 0x41, 0x41, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe,
-				     0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe };
-
-	raw(s, b, sizeof(b));
-}
-
-/*
- * Found by the campaign (minimized): SET_IV_FIXED(-1), IV_GEN(8), a key-only
- * init, a decryption: the new key wiped the GCM state IV_GEN had set up and
- * the default goes on from it (and refuses the tag); eip93 opened the
- * message with the IV it knew and accepted the tag.
- */
-static void r_rekey_after_iv_gen(struct sb *s)
-{
-	static const uint8_t b[] = { 0x00, 0x2a, 0x54, 0x89, 0x80, 0xfe, 0x7f, 0x00, 0x00, 0x00,
-				     0x00, 0x00, 0x07, 0x00, 0x00, 0x10, 0x08, 0x02, 0x00, 0x00,
-				     0x00, 0x00, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00,
-				     0x00, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0,
-				     0x0e, 0x60, 0x01, 0x62, 0x00, 0x62 };
-
-	raw(s, b, sizeof(b));
-}
+static const struct raw_seed {
+	const char *name;
+	const uint8_t *b;
+	size_t n;
+} raw_seeds[] = {
+	{ "tag-over-aad-refused-record", raw_tag_over_aad, sizeof(raw_tag_over_aad) },
+	{ "tag-after-tls-aad-record", raw_tag_after_tls_aad, sizeof(raw_tag_after_tls_aad) },
+	{ "rekey-after-iv-gen", raw_rekey_after_iv_gen, sizeof(raw_rekey_after_iv_gen) },
+};
 
 static const struct seed seeds[] = {
 	{ "corpus", "enc-dec-4096", s_enc_4096 },
@@ -627,29 +614,36 @@ static const struct seed seeds[] = {
 	{ "regress", "taglen-after-engine-record", r_taglen_after_engine_record },
 	{ "regress", "rekey-after-zero-aad", r_rekey_after_zero_aad },
 	{ "regress", "copy-after-empty-update", r_copy_after_empty_update },
-	{ "regress", "tag-over-aad-refused-record", r_tag_over_aad_refused_record },
-	{ "regress", "tag-after-tls-aad-record", r_tag_after_tls_aad_record },
-	{ "regress", "rekey-after-iv-gen", r_rekey_after_iv_gen },
 };
+
+static int emit(const char *dir, const char *sub, const char *name, const uint8_t *b, size_t n)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	if (mkdir(path, 0755) != 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, sub, name);
+	f = fopen(path, "wb");
+	if (f == NULL || fwrite(b, 1, n, f) != n || fclose(f) != 0)
+		return -1;
+	printf("%s/%s: %zu bytes\n", sub, name, n);
+	return 0;
+}
 
 int fz_emit_seeds(const char *dir)
 {
-	char path[4096];
-
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		struct sb s;
-		FILE *f;
 
 		memset(&s, 0, sizeof(s));
 		seeds[i].build(&s);
-		snprintf(path, sizeof(path), "%s/%s", dir, seeds[i].dir);
-		if (mkdir(path, 0755) != 0 && errno != EEXIST)
+		if (emit(dir, seeds[i].dir, seeds[i].name, s.b, s.n) != 0)
 			return -1;
-		snprintf(path, sizeof(path), "%s/%s/%s", dir, seeds[i].dir, seeds[i].name);
-		f = fopen(path, "wb");
-		if (f == NULL || fwrite(s.b, 1, s.n, f) != s.n || fclose(f) != 0)
-			return -1;
-		printf("%s/%s: %zu bytes\n", seeds[i].dir, seeds[i].name, s.n);
 	}
+	for (size_t i = 0; i < sizeof(raw_seeds) / sizeof(raw_seeds[0]); i++)
+		if (emit(dir, "regress", raw_seeds[i].name, raw_seeds[i].b, raw_seeds[i].n) != 0)
+			return -1;
 	return 0;
 }
