@@ -146,7 +146,7 @@ enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a, struct e
 {
 	uint64_t e = LD(c->eng_est);
 	uint64_t s = LD(c->sw_est);
-	uint64_t ew, sw, ratio;
+	uint64_t ew, sw, q, stretch;
 	unsigned int since;
 	int engine;
 
@@ -170,17 +170,23 @@ enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a, struct e
 			return EIP93_ADAPT_EXPLORE_ENGINE;
 	}
 	/*
-	 * 1 in explore messages, stretched by how much dearer the other path is
-	 * (up to EIP93_ADAPT_STRETCH_MAX times): exploring a path 100x dearer
-	 * 1 in 32 messages would spend most of the time there.
+	 * 1 in explore messages, stretched by the square of how much dearer the
+	 * other path is (up to EIP93_ADAPT_STRETCH_MAX times): sampling a path r
+	 * times dearer every explore * r * r messages costs about 1 / (explore * r)
+	 * of the time, so a near tie is sampled often and a far dearer path (which
+	 * would have to become r times cheaper to be chosen) rarely; a stretch of
+	 * r alone would spend a steady 1 / explore of the time there.
 	 */
-	ratio = engine ? sw / (ew != 0 ? ew : 1) : ew / (sw != 0 ? sw : 1);
-	if (ratio < 1)
-		ratio = 1;
-	if (ratio > EIP93_ADAPT_STRETCH_MAX)
-		ratio = EIP93_ADAPT_STRETCH_MAX;
+	q = engine ? sw * 16 / (ew != 0 ? ew : 1) : ew * 16 / (sw != 0 ? sw : 1); /* r * 16 */
+	if (q > 16 * EIP93_ADAPT_STRETCH_MAX)
+		q = 16 * EIP93_ADAPT_STRETCH_MAX;
+	stretch = q * q / 256;
+	if (stretch < 1)
+		stretch = 1;
+	if (stretch > EIP93_ADAPT_STRETCH_MAX)
+		stretch = EIP93_ADAPT_STRETCH_MAX;
 	since = LD(c->since) + 1;
-	if (since >= a->explore * (unsigned int)ratio) {
+	if (since >= a->explore * (unsigned int)stretch) {
 		ST(c->since, 0);
 		return engine ? EIP93_ADAPT_EXPLORE_SW : EIP93_ADAPT_EXPLORE_ENGINE;
 	}

@@ -30,9 +30,9 @@
  * since software's estimate is its best time and the engine's its typical
  * one, the engine must be clearly cheaper to be chosen (the two statistics
  * are the hysteresis).  Every explore-th message of a class (stretched by
- * the cost ratio, up to EIP93_ADAPT_STRETCH_MAX times, so exploring a far
- * dearer path costs a bounded share of the time too) goes to the other path,
- * so a path that became cheaper again is noticed; an engine sample far below
+ * the square of the cost ratio, up to EIP93_ADAPT_STRETCH_MAX times, so
+ * exploring a path r times dearer costs about 1 / (explore * r) of the time)
+ * goes to the other path, so a path that became cheaper again is noticed; an engine sample far below
  * its estimate while software is chosen is confirmed by the next message at
  * once (the median needs two; software's minimum needs one).  An unmeasured
  * class measures the engine once, then software EIP93_ADAPT_SW_FIRST times
