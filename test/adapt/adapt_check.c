@@ -163,10 +163,16 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
+/* The median of @n (at most 32) values, left in their order. */
+static double median(const double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double s[32];
+
+	if (n > 32)
+		n = 32;
+	memcpy(s, v, (size_t)n * sizeof(*v));
+	qsort(s, (size_t)n, sizeof(*s), cmp_d);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 static int pass, fail;
@@ -244,7 +250,7 @@ static int phase_run(const struct lib *l, EVP_CIPHER_CTX *x, unsigned char *buf,
  * three moves after 2 slow samples, a level shift is taken at once, so the
  * estimate says software by the 3rd message (+1 if an exploration of
  * software falls in between); the engine is explored 1 in EXPLORE messages
- * stretched by the cost ratio (at most 64x), and is back once a fast sample
+ * stretched by the square of the cost ratio (at most 64x), and is back once a fast sample
  * is confirmed by the next message (RETURN_BOUND).
  */
 static int cmd_shift(size_t len, unsigned long slow_us)
@@ -354,6 +360,8 @@ static void slowdown(int nt, int ms, size_t len, unsigned long slow_us)
 		pthread_join(w[i].t, NULL);
 }
 
+#define TURN_MS 100 /* a round's MS ms per route are run in turns of about this */
+
 /* The bench's pools: one per route and thread count, kept for the whole run. */
 static void pools_close(struct pool pl[R_N][NT])
 {
@@ -369,10 +377,10 @@ static void bench_table(double v[R_N][NT][16], const double *share, int rounds, 
 	int met = 1;
 
 	printf("\n%zu-byte AES-128-GCM encryptions, aggregate MB/s, medians of %d rounds of %d ms "
-	       "per route and thread count (the routes' turns rotated each round; threads and "
-	       "contexts kept across rounds; QEMU TCG guest, -smp 2, no KVM, 2 shared host "
-	       "cores):\n\n",
-	       len, rounds, ms);
+	       "per route and thread count (run in turns of about %d ms, the routes' order rotated "
+	       "every turn; threads and contexts kept for the run; QEMU TCG guest, -smp 2, no KVM, "
+	       "2 shared host cores):\n\n",
+	       len, rounds, ms, ms >= 2 * TURN_MS ? ms / (ms / TURN_MS) : ms);
 	printf("| threads | software | engine (fixed) | adaptive | adaptive / better | "
 	       "adaptive messages on the engine | adaptive / better, per round (median) |\n"
 	       "|---|---|---|---|---|---|---|\n");
@@ -384,22 +392,63 @@ static void bench_table(double v[R_N][NT][16], const double *share, int rounds, 
 		for (int r = 0; r < R_N; r++)
 			med[r] = median(v[r][t], rounds);
 		best = med[R_SW] > med[R_FIXED] ? med[R_SW] : med[R_FIXED];
-		printf("| %d | %.2f | %.2f | %.2f | %.3fx | %.1f%% | %.3fx |\n", threads[t],
+		printf("| %d | %.2f | %.2f | %.2f | %.3fx | %.2f%% | %.3fx |\n", threads[t],
 		       med[R_SW], med[R_FIXED], med[R_ADAPT], med[R_ADAPT] / best, 100 * share[t],
 		       median(paired, rounds));
 		met &= med[R_ADAPT] >= 0.95 * best;
+	}
+	printf("\nthe rounds, MB/s (software / engine / adaptive):\n");
+	for (int t = 0; t < NT; t++) {
+		printf("  %d thread%s:", threads[t], threads[t] > 1 ? "s" : "");
+		for (int k = 0; k < rounds; k++)
+			printf(" %.1f/%.1f/%.1f", v[R_SW][t][k], v[R_FIXED][t][k],
+			       v[R_ADAPT][t][k]);
+		printf("\n");
 	}
 	printf("\ntarget adaptive >= 0.95x the better at every thread count (medians): %s "
 	       "(printed, not asserted)\n",
 	       met ? "met" : "NOT met");
 }
 
+/*
+ * Round @k at thread count @t: each route runs @ms ms in turns of about
+ * TURN_MS, the routes taking turns in an order rotated every turn, so that
+ * what the host does meanwhile falls on all three alike; v[r][t][k] is the
+ * route's MB/s over its turns, eng and all count adaptive's messages.
+ */
+static int bench_round(struct pool pl[R_N][NT], int t, int k, int ms, const struct lib *la,
+		       double v[R_N][NT][16], uint64_t *eng, uint64_t *all)
+{
+	int turns = ms >= 2 * TURN_MS ? ms / TURN_MS : 1, r;
+	double bytes[R_N] = { 0 }, secs[R_N] = { 0 }, b, s;
+	struct counts c0, c1;
+
+	for (int j = 0; j < turns; j++)
+		for (int i = 0; i < R_N; i++) {
+			r = (i + j + k + t) % R_N;
+			if (r == R_ADAPT && counts_get(la, &c0) < 0)
+				return 1;
+			b = pool_slice(&pl[r][t], ms / turns, &s);
+			if (b < 0)
+				return 1;
+			bytes[r] += b;
+			secs[r] += s;
+			if (r == R_ADAPT && counts_get(la, &c1) == 0) {
+				eng[t] += c1.eng - c0.eng;
+				all[t] += c1.eng + c1.sw_all - c0.eng - c0.sw_all;
+			}
+		}
+	for (r = 0; r < R_N; r++)
+		v[r][t][k] = bytes[r] / secs[r] / 1e6;
+	return 0;
+}
+
 static int cmd_bench(int rounds, int ms, size_t len)
 {
 	static struct pool pl[R_N][NT];
 	struct lib l[R_N];
-	double v[R_N][NT][16], sw1[3], share[NT] = { 0 };
-	struct counts a, b;
+	double v[R_N][NT][16], sw1[3], share[NT];
+	uint64_t eng[NT] = { 0 }, all[NT] = { 0 };
 	unsigned long rate;
 	int r, err = 0;
 
@@ -416,7 +465,7 @@ static int cmd_bench(int rounds, int ms, size_t len)
 		for (int t = 0; t < NT; t++)
 			err |= pool_open(&pl[r][t], l[r].c, threads[t], len);
 	for (int i = 0; i < 3 && !err; i++)
-		sw1[i] = pool_slice(&pl[R_SW][0], ms);
+		sw1[i] = pool_mbs(&pl[R_SW][0], ms);
 	rate = err ? 0 : (unsigned long)(median(sw1, 3) * 1e6);
 	if (err || sim_set("rate", rate) < 0) {
 		printf("bench: threads or the engine's rate could not be set\n");
@@ -428,22 +477,12 @@ static int cmd_bench(int rounds, int ms, size_t len)
 	/* warm: every thread's key opened and checked, the estimates seeded */
 	for (int t = 0; t < NT; t++)
 		for (r = 0; r < R_N; r++)
-			(void)pool_slice(&pl[r][t], ms / 2);
+			(void)pool_mbs(&pl[r][t], ms / 2);
 	for (int k = 0; k < rounds; k++)
 		for (int t = 0; t < NT; t++)
-			for (int i = 0; i < R_N; i++) {
-				/* each route first, middle and last in turn */
-				r = (i + k + t) % R_N;
-				if (r == R_ADAPT && counts_get(&l[r], &a) < 0)
-					err = 1;
-				v[r][t][k] = pool_slice(&pl[r][t], ms);
-				err |= v[r][t][k] < 0;
-				if (r == R_ADAPT && counts_get(&l[r], &b) == 0 &&
-				    b.eng + b.sw_all > a.eng + a.sw_all)
-					share[t] += (double)(b.eng - a.eng) /
-						    (double)(b.eng + b.sw_all - a.eng - a.sw_all) /
-						    rounds;
-			}
+			err |= bench_round(pl, t, k, ms, &l[R_ADAPT], v, eng, all);
+	for (int t = 0; t < NT; t++)
+		share[t] = all[t] > 0 ? (double)eng[t] / (double)all[t] : 0;
 	pools_close(pl);
 	if (err) {
 		printf("bench: a message or a counter failed\n");
@@ -466,8 +505,8 @@ static int cmd_probe(int ms, size_t len)
 	    pool_open(&ps, s.c, 1, len) < 0 || pool_open(&pf, f.c, 1, len) < 0)
 		return 1;
 	for (int i = 0; i < 3; i++)
-		printf("%zu bytes: software %.2f MB/s, engine %.2f MB/s\n", len,
-		       pool_slice(&ps, ms), pool_slice(&pf, ms));
+		printf("%zu bytes: software %.2f MB/s, engine %.2f MB/s\n", len, pool_mbs(&ps, ms),
+		       pool_mbs(&pf, ms));
 	pool_close(&ps);
 	pool_close(&pf);
 	return 0;

@@ -110,7 +110,7 @@ int pool_open(struct pool *p, const EVP_CIPHER *c, int nt, size_t len)
 	return 0;
 }
 
-double pool_slice(struct pool *p, int ms)
+double pool_slice(struct pool *p, int ms, double *secs)
 {
 	double bytes = 0;
 	uint64_t t0, t1;
@@ -139,7 +139,15 @@ double pool_slice(struct pool *p, int ms)
 		err |= p->w[i].err;
 	}
 	pthread_mutex_unlock(&p->mu);
-	return err ? -1 : bytes / ((double)(t1 - t0) / 1e9) / 1e6;
+	*secs = (double)(t1 - t0) / 1e9;
+	return err ? -1 : bytes;
+}
+
+double pool_mbs(struct pool *p, int ms)
+{
+	double secs, bytes = pool_slice(p, ms, &secs);
+
+	return bytes < 0 || secs <= 0 ? -1 : bytes / secs / 1e6;
 }
 
 void pool_close(struct pool *p)

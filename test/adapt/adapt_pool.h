@@ -57,8 +57,14 @@ int pool_one(EVP_CIPHER_CTX *x, const EVP_CIPHER *c, unsigned char *buf, size_t 
 /* pool_open() - @nt parked threads encrypting @len-byte messages with @c; 0 or -1. */
 int pool_open(struct pool *p, const EVP_CIPHER *c, int nt, size_t len);
 
-/* pool_slice() - run every thread for @ms ms: aggregate MB/s, < 0 if a message failed. */
-double pool_slice(struct pool *p, int ms);
+/*
+ * pool_slice() - run every thread for @ms ms: the bytes credited to the
+ * slice, < 0 if a message failed; its length in seconds in *@secs.
+ */
+double pool_slice(struct pool *p, int ms, double *secs);
+
+/* pool_mbs() - a slice of @ms ms in MB/s, < 0 if a message failed. */
+double pool_mbs(struct pool *p, int ms);
 
 void pool_close(struct pool *p);
 
