@@ -200,7 +200,8 @@ static void ok(int cond, const char *fmt, ...)
  * EXPLORE * EIP93_ADAPT_STRETCH_MAX (64) messages, its confirmation at once.
  */
 #define RETURN_BOUND (EXPLORE * 64 + 2)
-#define RETURN_N 640
+/* phase 3's length: its last half, where the engine must carry the load, starts after the bound */
+#define RETURN_N (2 * RETURN_BOUND + 128)
 
 /* One phase of @n messages: where each went, from the counters. */
 struct phase {
