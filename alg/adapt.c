@@ -178,8 +178,8 @@ enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a, struct e
 	 * r alone would spend a steady 1 / explore of the time there.
 	 */
 	q = engine ? sw * 16 / (ew != 0 ? ew : 1) : ew * 16 / (sw != 0 ? sw : 1); /* r * 16 */
-	if (q > 16 * EIP93_ADAPT_STRETCH_MAX)
-		q = 16 * EIP93_ADAPT_STRETCH_MAX;
+	if (q > (uint64_t)16 * EIP93_ADAPT_STRETCH_MAX)
+		q = (uint64_t)16 * EIP93_ADAPT_STRETCH_MAX;
 	stretch = q * q / 256;
 	if (stretch < 1)
 		stretch = 1;
