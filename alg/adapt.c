@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The cost estimator and the adaptive decision (see adapt.h); pure, no clock. */
+/* The cost estimators and the adaptive decision (see adapt.h); pure, no clock. */
 #include "adapt.h"
 
 #include <string.h>
+
+_Static_assert(EIP93_ADAPT_SW_FIRST >= 1 && EIP93_ADAPT_SW_FIRST <= EIP93_ADAPT_SW_WINDOW,
+	       "software is measured within its window");
 
 #define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
@@ -48,13 +51,14 @@ struct eip93_adapt_shard *eip93_adapt_shard(struct eip93_adapt *a)
 	return &a->shard[tl.idx];
 }
 
-static uint64_t median(const struct eip93_adapt_path_est *p)
+/* The median of the engine's samples so far (at most three). */
+static uint64_t engine_median(const struct eip93_adapt_class *c)
 {
-	uint64_t v[EIP93_ADAPT_WINDOW], t;
+	uint64_t v[EIP93_ADAPT_ENGINE_WINDOW], t;
 	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < EIP93_ADAPT_WINDOW; i++) {
-		t = LD(p->sample[i]);
+	for (unsigned int i = 0; i < EIP93_ADAPT_ENGINE_WINDOW; i++) {
+		t = LD(c->eng[i]);
 		if (t != 0)
 			v[n++] = t;
 	}
@@ -70,12 +74,54 @@ static uint64_t median(const struct eip93_adapt_path_est *p)
 	return n == 2 ? (v[0] + v[1]) / 2 : v[n / 2];
 }
 
+static void record_engine(struct eip93_adapt_class *c, uint64_t norm)
+{
+	unsigned int i = LD(c->eng_next) % EIP93_ADAPT_ENGINE_WINDOW;
+	uint64_t med, est;
+
+	ST(c->eng[i], norm);
+	ST(c->eng_next, (i + 1) % EIP93_ADAPT_ENGINE_WINDOW);
+	med = engine_median(c);
+	est = LD(c->eng_est);
+	/* far below its estimate: confirm at once (a median needs a second sample) */
+	if (est != 0 && norm < est / 4)
+		ST(c->confirm, 1);
+	/* a level shift (4x either way) is taken at once: the median already filtered outliers */
+	if (est == 0 || med / 4 > est || est / 4 > med)
+		est = med;
+	else
+		est = est / 2 + med / 2;
+	ST(c->eng_est, est);
+}
+
+/*
+ * Software's estimate is the minimum of its window: preemption, a busy
+ * host, cache misses only make a message slower than the work it is, so
+ * the smallest recent sample is the best estimate of that work, and slow
+ * samples, however many in a row short of the whole window, never raise it.
+ * A real and lasting rise (a slower clock) shows once the window has turned
+ * over.
+ */
+static void record_sw(struct eip93_adapt_class *c, uint64_t norm)
+{
+	unsigned int i = LD(c->sw_next) % EIP93_ADAPT_SW_WINDOW;
+	uint32_t v, lo = UINT32_MAX;
+
+	ST(c->sw[i], norm < UINT32_MAX ? (uint32_t)norm : UINT32_MAX);
+	ST(c->sw_next, (i + 1) % EIP93_ADAPT_SW_WINDOW);
+	for (unsigned int j = 0; j < EIP93_ADAPT_SW_WINDOW; j++) {
+		v = LD(c->sw[j]);
+		if (v != 0 && v < lo)
+			lo = v;
+	}
+	ST(c->sw_est, lo);
+}
+
 void eip93_adapt_record(struct eip93_adapt_class *c, enum eip93_adapt_path path, size_t len,
 			uint64_t ns)
 {
-	struct eip93_adapt_path_est *p = &c->path[path];
-	unsigned int cls = eip93_adapt_class_of(len), i;
-	uint64_t base = (uint64_t)16 << cls, norm, med, est;
+	unsigned int cls = eip93_adapt_class_of(len);
+	uint64_t base = (uint64_t)16 << cls, norm;
 
 	if (len == 0)
 		return;
@@ -85,59 +131,62 @@ void eip93_adapt_record(struct eip93_adapt_class *c, enum eip93_adapt_path path,
 	norm = ns * base / len;
 	if (norm == 0)
 		norm = 1; /* 0 means "no sample" */
-	i = LD(p->next) % EIP93_ADAPT_WINDOW;
-	ST(p->sample[i], norm);
-	ST(p->next, (i + 1) % EIP93_ADAPT_WINDOW);
-	med = median(p);
-	est = LD(p->est);
-	/* far below its estimate: confirm at once (a median needs a second sample) */
-	if (est != 0 && norm < est / 4)
-		ST(c->confirm, (unsigned int)path + 1);
-	/* a level shift (4x either way) is taken at once: the median already filtered outliers */
-	if (est == 0 || med / 4 > est || est / 4 > med)
-		est = med;
+	if (path == EIP93_ADAPT_SW)
+		record_sw(c, norm);
 	else
-		est = est / 2 + med / 2;
-	ST(p->est, est);
+		record_engine(c, norm);
 }
 
 uint64_t eip93_adapt_estimate(const struct eip93_adapt_class *c, enum eip93_adapt_path path)
 {
-	return LD(c->path[path].est);
+	return path == EIP93_ADAPT_SW ? LD(c->sw_est) : LD(c->eng_est);
 }
 
 enum eip93_adapt_choice eip93_adapt_decide(const struct eip93_adapt *a, struct eip93_adapt_class *c)
 {
-	uint64_t e = LD(c->path[EIP93_ADAPT_ENGINE].est);
-	uint64_t s = LD(c->path[EIP93_ADAPT_SW].est);
-	uint64_t ew, sw, ratio;
+	uint64_t e = LD(c->eng_est);
+	uint64_t s = LD(c->sw_est);
+	uint64_t ew, sw, q, stretch;
 	unsigned int since;
 	int engine;
 
 	if (e == 0)
 		return EIP93_ADAPT_GO_ENGINE; /* not measured yet: measure it */
-	if (s == 0)
+	/* the ring fills from its start: software measured EIP93_ADAPT_SW_FIRST times first */
+	if (s == 0 || LD(c->sw[EIP93_ADAPT_SW_FIRST - 1]) == 0)
 		return EIP93_ADAPT_EXPLORE_SW;
-	/* estimates are at most 2^40 (record() clamps), so the products fit */
+	/* the engine's estimate is at most 2^40 (record() clamps), software's 2^32: they fit */
 	ew = e * 100;
 	sw = s * a->weight;
 	engine = ew <= sw;
-	if (LD(c->confirm) == (engine ? EIP93_ADAPT_SW : EIP93_ADAPT_ENGINE) + 1u) {
+	/*
+	 * A fast engine sample taken while software was chosen is confirmed now;
+	 * one taken while the engine was chosen anyway needs nothing (and must
+	 * not fire later, once the engine has become dear).
+	 */
+	if (LD(c->confirm) != 0) {
 		ST(c->confirm, 0);
-		return engine ? EIP93_ADAPT_EXPLORE_SW : EIP93_ADAPT_EXPLORE_ENGINE;
+		if (!engine)
+			return EIP93_ADAPT_EXPLORE_ENGINE;
 	}
 	/*
-	 * 1 in explore messages, stretched by how much dearer the other path is
-	 * (up to EIP93_ADAPT_STRETCH_MAX times): exploring a path 100x dearer
-	 * 1 in 32 messages would spend most of the time there.
+	 * 1 in explore messages, stretched by the square of how much dearer the
+	 * other path is (up to EIP93_ADAPT_STRETCH_MAX times): sampling a path r
+	 * times dearer every explore * r * r messages costs about 1 / (explore * r)
+	 * of the time, so a near tie is sampled often and a far dearer path (which
+	 * would have to become r times cheaper to be chosen) rarely; a stretch of
+	 * r alone would spend a steady 1 / explore of the time there.
 	 */
-	ratio = engine ? sw / (ew != 0 ? ew : 1) : ew / (sw != 0 ? sw : 1);
-	if (ratio < 1)
-		ratio = 1;
-	if (ratio > EIP93_ADAPT_STRETCH_MAX)
-		ratio = EIP93_ADAPT_STRETCH_MAX;
+	q = engine ? sw * 16 / (ew != 0 ? ew : 1) : ew * 16 / (sw != 0 ? sw : 1); /* r * 16 */
+	if (q > (uint64_t)16 * EIP93_ADAPT_STRETCH_MAX)
+		q = (uint64_t)16 * EIP93_ADAPT_STRETCH_MAX;
+	stretch = q * q / 256;
+	if (stretch < 1)
+		stretch = 1;
+	if (stretch > EIP93_ADAPT_STRETCH_MAX)
+		stretch = EIP93_ADAPT_STRETCH_MAX;
 	since = LD(c->since) + 1;
-	if (since >= a->explore * (unsigned int)ratio) {
+	if (since >= a->explore * (unsigned int)stretch) {
 		ST(c->since, 0);
 		return engine ? EIP93_ADAPT_EXPLORE_SW : EIP93_ADAPT_EXPLORE_ENGINE;
 	}

@@ -12,16 +12,32 @@
  * one shard race harmlessly instead of undefinedly.
  *
  * Per shard and size class (powers of two, 16 B .. 64 KiB) each path keeps
- * its last three samples, normalised to the class's smallest size; the
- * estimate is an EWMA (weight 1/2) of their median, so one slow message
- * never moves it, and it jumps to the median when that is more than 4x away
- * (a level shift: the engine became much slower, or recovered).  A message
- * goes to the engine while engine * 100 <= software * weight.  Every
- * explore-th message of a class (stretched by the cost ratio, up to
- * EIP93_ADAPT_STRETCH_MAX times, so exploring a far dearer path costs a
- * bounded share of the time too) goes to the other path, so a path that
- * became cheaper again is noticed; a sample far below its estimate is
- * confirmed by the next message at once (the median needs two).
+ * its recent samples, normalised to the class's smallest size, and one
+ * estimate suited to its cost:
+ *
+ * - software is pure CPU work, so noise (the thread preempted, by another
+ *   thread, by the simulated engine's kernel worker, by the host under
+ *   emulation) only ever ADDS time: its estimate is the minimum of its last
+ *   EIP93_ADAPT_SW_WINDOW samples, its intrinsic cost, which no number of
+ *   slow messages short of the whole window moves;
+ * - the engine's wait behind other requests is real cost that must stay
+ *   visible: its estimate is an EWMA (weight 1/2) of the median of its last
+ *   three samples, so one slow message never moves it, and it jumps to the
+ *   median when that is more than 4x away (a level shift: the engine became
+ *   much slower, or recovered).
+ *
+ * A message goes to the engine while engine * 100 <= software * weight:
+ * since software's estimate is its best time and the engine's its typical
+ * one, the engine must be clearly cheaper to be chosen (the two statistics
+ * are the hysteresis).  Every explore-th message of a class (stretched by
+ * the square of the cost ratio, up to EIP93_ADAPT_STRETCH_MAX times, so
+ * exploring a path r times dearer costs about 1 / (explore * r) of the time)
+ * goes to the other path, so a path that became cheaper again is noticed; an engine sample far below
+ * its estimate while software is chosen is confirmed by the next message at
+ * once (the median needs two; software's minimum needs one).  An unmeasured
+ * class measures the engine once, then software EIP93_ADAPT_SW_FIRST times
+ * (one preempted first sample would otherwise stand for software's cost
+ * until its next exploration).
  */
 #ifndef EIP93_ADAPT_H
 #define EIP93_ADAPT_H
@@ -32,7 +48,9 @@
 
 #define EIP93_ADAPT_NCLASSES 13 /* 2^4 .. 2^16 bytes */
 #define EIP93_ADAPT_NSHARDS 16
-#define EIP93_ADAPT_WINDOW 3 /* samples a median is taken over */
+#define EIP93_ADAPT_ENGINE_WINDOW 3 /* engine samples a median is taken over */
+#define EIP93_ADAPT_SW_WINDOW 16    /* software samples a minimum is taken over */
+#define EIP93_ADAPT_SW_FIRST 8	    /* software samples taken before its estimate is used */
 #define EIP93_ADAPT_EXPLORE_DEFAULT 32
 #define EIP93_ADAPT_EXPLORE_MIN 4
 #define EIP93_ADAPT_EXPLORE_MAX 4096
@@ -51,16 +69,15 @@ enum eip93_adapt_choice {
 	EIP93_ADAPT_EXPLORE_SW,	    /* the engine is cheaper, but sample software */
 };
 
-struct eip93_adapt_path_est {
-	_Atomic uint64_t sample[EIP93_ADAPT_WINDOW]; /* ns, normalised; 0 = none yet */
-	_Atomic uint64_t est;			     /* ns, normalised; 0 = none yet */
-	atomic_uint next;			     /* ring position */
-};
-
+/* Samples and estimates are nanoseconds normalised to the class's smallest size; 0 = none yet. */
 struct eip93_adapt_class {
-	struct eip93_adapt_path_est path[2];
+	_Atomic uint64_t eng[EIP93_ADAPT_ENGINE_WINDOW]; /* the engine's last samples */
+	_Atomic uint64_t eng_est;			 /* EWMA of their median */
+	_Atomic uint32_t sw[EIP93_ADAPT_SW_WINDOW];	 /* software's last samples (clamped) */
+	_Atomic uint32_t sw_est;			 /* their minimum */
+	atomic_uint eng_next, sw_next;			 /* ring positions */
 	atomic_uint since;   /* messages since the other path was last sampled */
-	atomic_uint confirm; /* 1 + a path whose last sample fell far below its estimate */
+	atomic_uint confirm; /* 1: an engine sample fell far below its estimate */
 };
 
 struct eip93_adapt_shard {

@@ -3,7 +3,8 @@
 # when the simulated engine is made much slower and the return when it
 # recovers, judged by the provider's counters (outcomes, not times).  The
 # benchmark itself is scripts/adapt-bench.sh; here only a smoke run of it.
-add_executable(eip93-adapt-check ${CMAKE_CURRENT_LIST_DIR}/adapt_check.c)
+add_executable(eip93-adapt-check ${CMAKE_CURRENT_LIST_DIR}/adapt_check.c
+  ${CMAKE_CURRENT_LIST_DIR}/adapt_pool.c)
 eip93_target_flags(eip93-adapt-check)
 find_package(Threads REQUIRED)
 target_link_libraries(eip93-adapt-check PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
