@@ -109,9 +109,9 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	if (r == 0 &&
 	    eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
 		r = EIP93_ENGINE_WRONG;
+	/* The empty record's tag is refused, as planned: the state is a real record's. */
 	if (r == 0)
-		(void)delegate_record(ctx, ctx->swctx,
-				      rec); /* refuses the empty record's tag, as planned */
+		(void)delegate_record(ctx, ctx->swctx, rec);
 	else
 		memcpy(body, copy, len);
 	OPENSSL_free(copy); /* ciphertext only */
