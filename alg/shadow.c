@@ -20,7 +20,7 @@ void eip93_shadow_init(struct eip93_shadow *s)
 
 int eip93_shadow_iv_usable(const struct eip93_shadow *s)
 {
-	return s->ivlen == EIP93_SHADOW_IVLEN && s->msg == EIP93_MSG_IDLE &&
+	return !s->poisoned && s->ivlen == EIP93_SHADOW_IVLEN && s->msg == EIP93_MSG_IDLE &&
 	       (s->iv_state == EIP93_IV_READY || s->iv_state == EIP93_IV_STARTED);
 }
 
@@ -29,7 +29,7 @@ int eip93_shadow_tls_iv(const struct eip93_shadow *s, const unsigned char *expli
 {
 	const size_t fixed = EIP93_SHADOW_IVLEN - SHADOW_INVOCATION;
 
-	if (s->ivlen != EIP93_SHADOW_IVLEN || s->gen_known < fixed)
+	if (s->poisoned || s->ivlen != EIP93_SHADOW_IVLEN || s->gen_known < fixed)
 		return -1;
 	memcpy(iv, s->gen_iv, fixed);
 	memcpy(iv + fixed, explicit_iv, SHADOW_INVOCATION);
@@ -171,9 +171,22 @@ static void on_tls_aad(struct eip93_shadow *s, const unsigned char *aad, size_t 
 	s->tls = EIP93_TLS_SET;
 }
 
+/*
+ * OpenSSL's GCM hands out and takes the last 8 bytes of its IV buffer
+ * (IV_GEN, SET_IV_INV, a TLS record) as if the IV were at least that long:
+ * with a shorter IV it writes before the buffer, over its own IV state and
+ * flags.  Whatever it does after that, software does it: for good.
+ */
+static void check_invocation(struct eip93_shadow *s, size_t len)
+{
+	if (s->ivlen < len)
+		s->poisoned = 1;
+}
+
 /* A record generates or takes an explicit IV and always finishes the IV. */
 static void on_tls_record(struct eip93_shadow *s)
 {
+	check_invocation(s, SHADOW_INVOCATION);
 	s->iv_state = EIP93_IV_DONE;
 	s->tls = EIP93_TLS_NONE;
 	s->msg = EIP93_MSG_IDLE;
@@ -204,6 +217,7 @@ static void on_iv_gen(struct eip93_shadow *s, const unsigned char *out, size_t l
 	size_t olen = len == 0 || len > s->ivlen ? s->ivlen : len;
 
 	s->iv_copied = 1;
+	check_invocation(s, SHADOW_INVOCATION);
 
 	/* The delegate hands out the last olen bytes of its IV buffer, uses it, counts up. */
 	if (s->ivlen == EIP93_SHADOW_IVLEN && s->gen_known + olen >= EIP93_SHADOW_IVLEN) {
@@ -220,6 +234,7 @@ static void on_iv_gen(struct eip93_shadow *s, const unsigned char *out, size_t l
 static void on_iv_inv(struct eip93_shadow *s, const unsigned char *v, size_t len)
 {
 	s->iv_copied = 1;
+	check_invocation(s, len);
 	if (s->ivlen == EIP93_SHADOW_IVLEN && len <= EIP93_SHADOW_IVLEN &&
 	    s->gen_known + len >= EIP93_SHADOW_IVLEN) {
 		memcpy(s->gen_iv + EIP93_SHADOW_IVLEN - len, v, len);

@@ -50,6 +50,7 @@ struct eip93_shadow {
 	/* IV generation (TLS fixed IV, OpenSSH's whole IV): the delegate's IV buffer. */
 	int gen;	  /* IV_FIXED accepted: IV_GEN/IV_INV work */
 	int iv_copied;	  /* IV_GEN/IV_INV set the IV up in the delegate's GCM state */
+	int poisoned;	  /* the delegate wrote outside its IV (IV length < 8): software for good */
 	size_t gen_known; /* leading bytes of gen_iv[] we know */
 	unsigned char gen_iv[EIP93_SHADOW_IVLEN];
 

@@ -210,6 +210,23 @@ static void test_rekey_and_tag_over_aad(void)
 	init(&s, 0, 1, NULL, 0);
 	CHECK(eip93_shadow_iv_usable(&s));
 
+	/* IV_GEN or a record with an IV shorter than 8 bytes: software for good. */
+	init(&s, 1, 1, iv12, 12);
+	ev(&s, EIP93_EV_IV_FIXED, iv12, (size_t)-1);
+	ev(&s, EIP93_EV_IVLEN, NULL, 1);
+	ev(&s, EIP93_EV_IV_GEN, out, 1);
+	ev(&s, EIP93_EV_IVLEN, NULL, 12);
+	init(&s, 1, 1, iv12, 12);
+	CHECK(!eip93_shadow_iv_usable(&s));
+	eip93_shadow_init(&s);
+	init(&s, 0, 1, iv12, 12);
+	ev(&s, EIP93_EV_IVLEN, NULL, 4);
+	ev(&s, EIP93_EV_TLS_RECORD, NULL, 0);
+	ev(&s, EIP93_EV_IVLEN, NULL, 12);
+	init(&s, 0, 1, iv12, 12);
+	CHECK(!eip93_shadow_iv_usable(&s));
+	eip93_shadow_init(&s);
+
 	/* A tag lands in the buffer that holds the pending record AAD. */
 	hdr[12] = 40;
 	init(&s, 0, 1, iv12, 12);
