@@ -3855,7 +3855,7 @@ int main(int argc, char **argv)
 	uint64_t ncases = DEFAULT_CASES, only = 0, v;
 	int have_only = 0, have_seed = 0, have_cases = 0, rc = 1;
 	unsigned long expected, ran;
-	struct counters before, after;
+	struct counters before = { 0 }, after = { 0 };
 	char gate[512], info[256];
 	double t0;
 
