@@ -25,7 +25,7 @@ static size_t iov_total(const struct iovec *iov, size_t n)
 	return t;
 }
 
-/* Exported from the executable (see guest.cmake): the provider's calls resolve here. */
+/* Exported from the executable (see suite.cmake): the provider's calls resolve here. */
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	double t0 = sys_timing ? now_s() : 0;
