@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The provider's own cost in instructions per message (callgrind), on this
+# host with the fake engine; see test/icount/icount.c for the cases.
+#
+#   icount.sh --prog EIP93_ICOUNT --modules HOOKS_MODULE_DIR --data TEST_DATA_DIR
+#             [--out DIR] [--messages N] [--budget] [--top N] [--only SUBSTRING]
+#
+# Two callgrind runs of eip93-icount: every case with the integrity check
+# on, and the engine cases again with it off (EIP93_TEST_VERIFY=off), so the
+# check's own cost is counted separately.  Prints one table per path:
+#   delegated  default vs eip93 instructions per message and their ratio
+#   engine     raw (the fake engine called directly: the host's stand-in for
+#              a raw AF_ALG loop doing the same syscalls), eip93 unchecked,
+#              the check (checked - unchecked), the provider's own work
+#              (unchecked - raw) and the ratio unchecked / raw
+# --budget: exit 1 when a ratio exceeds its ceiling by more than the margin
+# (the ceilings below; docs/performance.md "Instruction budget").
+# --top N: the N functions of eip93.so with the largest inclusive cost, per
+# case, from the dumps (callgrind_annotate).
+set -euo pipefail
+
+prog= modules= data= out=${TMPDIR:-/tmp}/eip93-icount messages=32 budget=0 top=0 only=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prog) prog=$2; shift 2 ;;
+    --modules) modules=$2; shift 2 ;;
+    --data) data=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --messages) messages=$2; shift 2 ;;
+    --budget) budget=1; shift ;;
+    --top) top=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "icount.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ -x "$prog" ] && [ -d "$modules" ] && [ -d "$data" ] || {
+  echo "icount.sh: --prog, --modules and --data are required" >&2; exit 2; }
+
+# Ceilings (ratio to the reference) and the margin a shape may exceed them by
+# before the budget test fails.  Delegated: eip93 / default provider, by size.
+# Engine: eip93 without the integrity check / raw engine loop.
+ceil_delegated_16=1.10
+ceil_delegated_256=1.02
+ceil_delegated_1024=1.02
+ceil_engine=1.03
+margin=0.005
+
+rm -rf "$out"
+mkdir -p "$out"
+export OPENSSL_MODULES=$modules OPENSSL_CONF=$data/empty.cnf
+export EIP93_TEST_DT_PATH=$data/dt-an7581.bin EIP93_TEST_HWCAP=0 EIP93_TEST_ENGINE=fake
+# glibc's x86_64 memcpy/memset switch to "rep movsb"/"rep stosb" above a few
+# KiB, which callgrind counts as one instruction per byte (the CPU runs it as
+# a few wide moves).  These thresholds keep them on their vector loops for
+# any size, which count about what an arm64 build's ldp/stp loops execute.
+export GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=4294967295:glibc.cpu.x86_rep_stosb_threshold=4294967295
+vg=(valgrind --tool=callgrind --collect-atstart=no --dump-instr=no)
+extra=()
+[ -n "$only" ] && extra=(--only "$only")
+
+if ! "${vg[@]}" --callgrind-out-file="$out/on.out" "$prog" --messages "$messages" "${extra[@]}" \
+     >"$out/on.log" 2>&1; then
+  cat "$out/on.log" >&2; echo "icount.sh: eip93-icount failed (checked run)" >&2; exit 1
+fi
+if ! EIP93_TEST_VERIFY=off "${vg[@]}" --callgrind-out-file="$out/off.out" "$prog" \
+     --messages "$messages" --path engine --contenders eip93 --label eip93-unchecked "${extra[@]}" \
+     >"$out/off.log" 2>&1; then
+  cat "$out/off.log" >&2; echo "icount.sh: eip93-icount failed (unchecked run)" >&2; exit 1
+fi
+
+# One line per dump: "<path> <shape> <dir> <size> <who> <total instructions> <file>".
+for f in "$out"/on.out.* "$out"/off.out.*; do
+  [ -e "$f" ] || continue
+  awk -v f="$f" '/^desc: Trigger: Client Request: /{sub(/^desc: Trigger: Client Request: /, ""); n=$0}
+                 /^(totals|summary):/{t=$2} END{if (n != "") print n, t, f}' "$f"
+done | sort -k1,1 -k2,2 -k3,3r -k4,4n >"$out/dumps.txt"
+[ -s "$out/dumps.txt" ] || { echo "icount.sh: no callgrind dumps in $out" >&2; exit 1; }
+
+echo "Instructions per message (callgrind, $messages messages per case after 2 warm-up;"
+echo "$(valgrind --version), $(openssl version | cut -d' ' -f1-2), ${CC:-cc} build of eip93.so)"
+rc=0
+awk -v n="$messages" -v budget="$budget" -v margin="$margin" \
+    -v c16="$ceil_delegated_16" -v c256="$ceil_delegated_256" -v c1024="$ceil_delegated_1024" \
+    -v ceng="$ceil_engine" '
+  { key = $1 " " $2 " " $3 " " $4; v[key, $5] = $6 / n; if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+  function ceiling(path, size) {
+    if (path == "engine") return ceng
+    return size <= 16 ? c16 : size <= 256 ? c256 : c1024
+  }
+  function verdict(r, c) {
+    if (r > c + margin) { over++; return "OVER" }
+    return "ok"
+  }
+  END {
+    printf "\nDelegated path: eip93 / default provider\n"
+    printf "  %-8s %-3s %6s | %9s %9s %8s | %6s %7s %5s\n", "shape", "dir", "bytes", "default",
+           "eip93", "added", "ratio", "ceiling", ""
+    for (i = 1; i <= k; i++) {
+      split(order[i], a, " ")
+      if (a[1] != "delegated") continue
+      d = v[order[i], "default"]; e = v[order[i], "eip93"]
+      if (d == 0 || e == 0) continue
+      r = e / d; c = ceiling(a[1], a[4])
+      printf "  %-8s %-3s %6d | %9.0f %9.0f %+8.0f | %6.3f %7.2f %5s\n", a[2], a[3], a[4], d, e,
+             e - d, r, c, verdict(r, c)
+    }
+    printf "\nEngine path (fake engine): eip93 without the integrity check / the raw engine loop\n"
+    printf "  %-8s %-3s %6s | %9s %9s %9s | %7s %7s | %6s %7s %5s\n", "shape", "dir", "bytes",
+           "raw", "eip93", "unchecked", "check", "own", "ratio", "ceiling", ""
+    for (i = 1; i <= k; i++) {
+      split(order[i], a, " ")
+      if (a[1] != "engine") continue
+      w = v[order[i], "raw"]; e = v[order[i], "eip93"]; u = v[order[i], "eip93-unchecked"]
+      if (w == 0 || e == 0 || u == 0) continue
+      r = u / w; c = ceiling(a[1], a[4])
+      printf "  %-8s %-3s %6d | %9.0f %9.0f %9.0f | %7.0f %7.0f | %6.3f %7.2f %5s\n", a[2], a[3],
+             a[4], w, e, u, e - u, u - w, r, c, verdict(r, c)
+    }
+    printf "\n(margin: a ratio may exceed its ceiling by %s)\n", margin
+    if (budget && over > 0) { printf "icount: %d case(s) over budget\n", over; exit 1 }
+    if (budget) printf "icount: every case within budget\n"
+  }' "$out/dumps.txt" || rc=1
+
+# Self cost per function, per message, of one dump: "<function> <Ir>" lines.
+self_costs() {
+  callgrind_annotate --auto=no --threshold=100 "$1" 2>/dev/null |
+    awk -v n="$messages" '/ \[[^]]*\]$/ { obj = $NF; gsub(/[][]/, "", obj); sub(/^.*\//, "", obj)
+        gsub(/\([^)]*\)/, ""); if ($1 !~ /^[0-9,]+$/) next
+        gsub(",", "", $1); fn = $2; sub(/^.*:/, "", fn); sub(/'"'"'[0-9]+$/, "", fn)
+        if (fn ~ /^0x/) fn = obj ":" fn
+        if (fn ~ /libc_start_main|below main/ || obj ~ /^ld-linux/) next
+        c[fn] += $1 } END { for (f in c) printf "%s %.1f\n", f, c[f] / n }'
+}
+
+if [ "$top" -gt 0 ]; then
+  echo
+  echo "Where the added instructions go: per function, self cost per message of eip93"
+  echo "minus that of its reference (delegated: the default provider; engine: the raw loop,"
+  echo "against eip93 without the integrity check); the $top largest differences"
+  while read -r path shape dir size who _ file; do
+    case "$path $who" in "delegated eip93"|"engine eip93-unchecked") ;; *) continue ;; esac
+    ref=default; [ "$path" = engine ] && ref=raw
+    reffile=$(awk -v k="$path $shape $dir $size $ref" '$1" "$2" "$3" "$4" "$5 == k {print $7}' "$out/dumps.txt")
+    [ -n "$reffile" ] || continue
+    echo "  $path $shape $dir $size ($who vs $ref):"
+    LC_ALL=C join -a1 -a2 -e 0 -o 0,1.2,2.2 <(self_costs "$file" | LC_ALL=C sort) \
+      <(self_costs "$reffile" | LC_ALL=C sort) |
+      awk '{ d = $2 - $3; if (d > 0.5 || d < -0.5) printf "%10.0f  %s\n", d, $1 }' |
+      sort -k1,1nr | head -n "$top" | sed 's/^/  /'
+  done <"$out/dumps.txt"
+fi
+exit $rc

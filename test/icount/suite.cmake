@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: Apache-2.0
+# The provider's own cost in instructions (callgrind), on this host with the
+# fake engine: eip93-icount runs every shape, icount.sh prints the table and,
+# as the test icount_budget, fails when a shape is over its budget
+# (docs/performance.md, "Instruction budget").  Not in sanitized builds
+# (valgrind cannot run them) nor cross builds.
+find_program(VALGRIND valgrind REQUIRED)
+find_path(VALGRIND_INCLUDE valgrind/callgrind.h REQUIRED)
+set(ICOUNT_DIR ${CMAKE_CURRENT_LIST_DIR})
+add_executable(eip93-icount ${ICOUNT_DIR}/icount.c ${ICOUNT_DIR}/runner.c
+  ${PROJECT_SOURCE_DIR}/alg/fake.c)
+eip93_target_flags(eip93-icount)
+target_include_directories(eip93-icount PRIVATE ${PROJECT_SOURCE_DIR}/alg ${VALGRIND_INCLUDE})
+target_compile_definitions(eip93-icount PRIVATE EIP93_TEST_HOOKS=1)
+target_link_libraries(eip93-icount PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
+
+add_test(NAME icount_budget COMMAND ${ICOUNT_DIR}/icount.sh --budget
+  --prog $<TARGET_FILE:eip93-icount> --modules ${EIP93_HOOKS_MODULE_DIR}
+  --data ${PROJECT_SOURCE_DIR}/test/data --out ${CMAKE_CURRENT_BINARY_DIR}/icount)
+set_tests_properties(icount_budget PROPERTIES LABELS "host;icount" TIMEOUT 900)
