@@ -32,6 +32,20 @@ struct gcm_key {
 	uint64_t rng;	     /* picks the sampled block of each message */
 };
 
+/*
+ * What the delegate still owes after an engine message's final (ctx->owed),
+ * paid (offload.c) only before a call that could show the difference:
+ *   OWE_TAG      encryption: its tag buffer holds the tag of the empty
+ *                message it saw; the message's tag is owed_tag.  Nothing but
+ *                a tag query reads that buffer in encrypt mode (answered
+ *                from owed_tag), a successful encryption final overwrites it.
+ *   OWE_IV_USED  decryption: its final failed (it saw no data), so its IV is
+ *                still usable where the default provider's would be finished.
+ *                A new 12-byte IV makes the two the same again.
+ */
+#define EIP93_OWE_TAG 1u
+#define EIP93_OWE_IV_USED 2u
+
 struct gcm_ctx {
 	struct eip93_alg_env *env;
 	const struct eip93_sw_impl *sw;
@@ -39,10 +53,18 @@ struct gcm_ctx {
 	struct gcm_key key;
 	struct eip93_shadow sh;
 
-	/* The engine message under way (shadow msg == ENGINE). */
-	unsigned char *ct; /* its ciphertext, for a replay */
+	/*
+	 * The context's scratch buffer (kept across messages, grown to the
+	 * largest engine message, cleansed when freed): the engine message
+	 * under way keeps its ciphertext here for a replay (ctlen > 0), a TLS
+	 * 1.2 record its engine output or its input copy.
+	 */
+	unsigned char *ct;
+	size_t ctcap;
 	size_t ctlen;
 	unsigned char mtag[EIP93_ENGINE_TAGLEN]; /* engine encryption: its tag */
+	unsigned int owed;			 /* EIP93_OWE_* */
+	unsigned char owed_tag[EIP93_ENGINE_TAGLEN];
 	/*
 	 * The engine refused this message's tag: if software accepts the same
 	 * message (no more data, no other tag), the engine was wrong.
@@ -69,6 +91,10 @@ enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const cha
 enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, const char *where);
 /* The engine's result was wrong: the key goes to software, the fault is counted. */
 void eip93_engine_fault(struct gcm_ctx *ctx, const char *what);
+/* AES-GCM encryption by the delegate in a context of its own, with the context's key; 1 or 0. */
+int eip93_key_sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
+		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
+		      unsigned char *tag);
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
 		      unsigned char *out, unsigned char *tag);
@@ -87,13 +113,25 @@ typedef int (*eip93_sw_op_fn)(void *, unsigned char *, size_t *, size_t, const u
 			      size_t);
 int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *out,
 			     size_t *outl, size_t outsize, const unsigned char *in, size_t inl);
-int eip93_offload_replay(struct gcm_ctx *ctx);
+/* Replay an engine message under way and pay what is owed, except @keep (EIP93_OWE_*). */
+int eip93_offload_settle_slow(struct gcm_ctx *ctx, unsigned int keep);
 int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize);
 /* The reason a message without data is counted in software. */
 enum eip93_sw_reason eip93_offload_reason_empty(const struct gcm_ctx *ctx);
+/* The scratch buffer with room for @len bytes (NULL: out of memory). */
+unsigned char *eip93_offload_scratch(struct gcm_ctx *ctx, size_t len);
 void eip93_offload_drop(struct gcm_ctx *ctx);
-/* Give the delegate's tag buffer @tag, as its own encryption's final would have. */
-int eip93_offload_set_delegate_tag(struct gcm_ctx *ctx, const unsigned char *tag);
+
+/*
+ * Before a delegate call: the delegate must hold what software alone would
+ * have left in it, except what @keep says the call can neither see nor change.
+ */
+static inline int eip93_offload_settle(struct gcm_ctx *ctx, unsigned int keep)
+{
+	if (ctx->sh.msg != EIP93_MSG_ENGINE && (ctx->owed & ~keep) == 0)
+		return 1;
+	return eip93_offload_settle_slow(ctx, keep);
+}
 
 /* adapt_route.c: adaptive routing around a message the rule gave the engine */
 struct eip93_adapt_tok {
@@ -113,7 +151,7 @@ void eip93_adapt_end(struct eip93_adapt_tok *t, int ok);
 int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, unsigned char *out,
 		       size_t *outl, size_t outsize, const unsigned char *in, size_t inl);
 
-/* gcm.c: the dispatch functions params.c puts in the tables, and the shadow's mover. */
+/* gcm.c: the dispatch functions params.c puts in the tables; the shadow's mover. */
 void *eip93_gcm_newctx(void *provctx, enum eip93_keysize ks);
 OSSL_FUNC_cipher_freectx_fn eip93_gcm_freectx;
 OSSL_FUNC_cipher_dupctx_fn eip93_gcm_dupctx;
@@ -124,7 +162,12 @@ OSSL_FUNC_cipher_final_fn eip93_gcm_final;
 OSSL_FUNC_cipher_cipher_fn eip93_gcm_cipher;
 OSSL_FUNC_cipher_get_ctx_params_fn eip93_gcm_get_ctx_params;
 OSSL_FUNC_cipher_set_ctx_params_fn eip93_gcm_set_ctx_params;
-void eip93_shadow_ev(struct gcm_ctx *ctx, enum eip93_shadow_event ev, const unsigned char *data,
-		     size_t len);
+static inline void eip93_shadow_ev(struct gcm_ctx *ctx, enum eip93_shadow_event ev,
+				   const unsigned char *data, size_t len)
+{
+	struct eip93_shadow_ev e = { .ev = ev, .data = data, .len = len };
+
+	eip93_shadow_move(&ctx->sh, &e);
+}
 
 #endif /* EIP93_CTX_H */

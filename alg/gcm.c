@@ -20,14 +20,6 @@
 #include <openssl/params.h>
 #include <openssl/proverr.h>
 
-void eip93_shadow_ev(struct gcm_ctx *ctx, enum eip93_shadow_event ev, const unsigned char *data,
-		     size_t len)
-{
-	struct eip93_shadow_ev e = { .ev = ev, .data = data, .len = len };
-
-	eip93_shadow_move(&ctx->sh, &e);
-}
-
 void *eip93_gcm_newctx(void *provctx, enum eip93_keysize ks)
 {
 	struct eip93_alg_env *env = provctx;
@@ -84,12 +76,14 @@ void *eip93_gcm_dupctx(void *vctx)
 	dst->key.failed = src->key.failed;
 	eip93_engine_key_init(&dst->key.ek);
 	memcpy(dst->mtag, src->mtag, sizeof(dst->mtag));
+	dst->owed = src->owed;
+	memcpy(dst->owed_tag, src->owed_tag, sizeof(dst->owed_tag));
 	dst->engine_rejected = src->engine_rejected;
-	if (src->ct != NULL) {
+	if (src->ctlen > 0) {
 		dst->ct = OPENSSL_memdup(src->ct, src->ctlen);
 		if (dst->ct == NULL)
 			goto err;
-		dst->ctlen = src->ctlen;
+		dst->ctcap = dst->ctlen = src->ctlen;
 	}
 	dst->swctx = src->sw->dupctx(src->swctx);
 	if (dst->swctx == NULL)
@@ -115,47 +109,93 @@ static void resync_ivlen(struct gcm_ctx *ctx)
 	ERR_pop_to_mark();
 }
 
-/* Does a parameter set carry a TLS record AAD (which the delegate may take even when refusing)? */
-static int has_tls_aad(const OSSL_PARAM params[])
+/*
+ * The keys of a parameter list the context follows, each its first
+ * occurrence (as OSSL_PARAM_locate() finds it), in one pass: a key is
+ * compared in full only when its first letter matches.
+ */
+struct param_scan {
+	const OSSL_PARAM *tag, *ivlen, *tls_aad, *iv_fixed, *iv_inv, *iv_gen;
+	int other; /* a key other than these, ivlen, keylen and taglen */
+};
+
+static int key_is(const char *k, const char *name)
 {
-	return params != NULL &&
-	       OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) != NULL;
+	return strcmp(k, name) == 0;
 }
 
-/* Does a parameter set carry a tag (which the delegate copies in even when refusing it)? */
-static int has_tag(const OSSL_PARAM params[])
+/* Where the key @k goes in @s: NULL for the keys a query may always ask (lengths). */
+static const OSSL_PARAM **param_slot(struct param_scan *s, const char *k, int *other)
 {
-	return params != NULL &&
-	       OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG) != NULL;
+	switch (k[0]) { /* the first letters of the OSSL_CIPHER_PARAM_* names below */
+	case 't':
+		if (key_is(k, OSSL_CIPHER_PARAM_AEAD_TAG))
+			return &s->tag;
+		if (key_is(k, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD))
+			return &s->tls_aad;
+		if (key_is(k, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED))
+			return &s->iv_fixed;
+		if (key_is(k, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))
+			return &s->iv_inv;
+		if (key_is(k, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN))
+			return &s->iv_gen;
+		if (key_is(k, OSSL_CIPHER_PARAM_AEAD_TAGLEN))
+			return NULL;
+		break;
+	case 'i':
+		if (key_is(k, OSSL_CIPHER_PARAM_AEAD_IVLEN))
+			return &s->ivlen;
+		break;
+	case 'k':
+		if (key_is(k, OSSL_CIPHER_PARAM_KEYLEN))
+			return NULL;
+		break;
+	default:
+		break;
+	}
+	*other = 1;
+	return NULL;
 }
 
-/* The delegate accepted @params: move the shadow state in the order it applies them. */
-static void shadow_params(struct gcm_ctx *ctx, const OSSL_PARAM params[])
+static void scan_params(const OSSL_PARAM params[], struct param_scan *s)
 {
-	static const char *const order[] = { OSSL_CIPHER_PARAM_AEAD_TAG,
-					     OSSL_CIPHER_PARAM_AEAD_IVLEN,
-					     OSSL_CIPHER_PARAM_AEAD_TLS1_AAD,
-					     OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
-					     OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV };
-	static const enum eip93_shadow_event evs[] = { EIP93_EV_TAG, EIP93_EV_IVLEN,
-						       EIP93_EV_TLS_AAD, EIP93_EV_IV_FIXED,
-						       EIP93_EV_IV_INV };
-	const OSSL_PARAM *p;
+	*s = (struct param_scan){ 0 };
+	for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
+		const OSSL_PARAM **slot = param_slot(s, p->key, &s->other);
+
+		if (slot != NULL && *slot == NULL)
+			*slot = p;
+	}
+	if (s->tls_aad != NULL || s->iv_fixed != NULL || s->iv_inv != NULL || s->iv_gen != NULL)
+		s->other = 1;
+}
+
+/* The delegate accepted the parameters: move the shadow state in the order it applies them. */
+static void shadow_params(struct gcm_ctx *ctx, const struct param_scan *ps)
+{
 	size_t sz;
 
-	if (params == NULL || params[0].key == NULL)
-		return;
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		p = OSSL_PARAM_locate_const(params, order[i]);
-		if (p == NULL)
-			continue;
-		if (evs[i] == EIP93_EV_IVLEN) {
-			if (OSSL_PARAM_get_size_t(p, &sz))
-				eip93_shadow_ev(ctx, EIP93_EV_IVLEN, NULL, sz);
-		} else if (p->data != NULL) {
-			eip93_shadow_ev(ctx, evs[i], p->data, p->data_size);
-		}
-	}
+	if (ps->tag != NULL && ps->tag->data != NULL)
+		eip93_shadow_ev(ctx, EIP93_EV_TAG, ps->tag->data, ps->tag->data_size);
+	if (ps->ivlen != NULL && OSSL_PARAM_get_size_t(ps->ivlen, &sz))
+		eip93_shadow_ev(ctx, EIP93_EV_IVLEN, NULL, sz);
+	if (ps->tls_aad != NULL && ps->tls_aad->data != NULL)
+		eip93_shadow_ev(ctx, EIP93_EV_TLS_AAD, ps->tls_aad->data, ps->tls_aad->data_size);
+	if (ps->iv_fixed != NULL && ps->iv_fixed->data != NULL)
+		eip93_shadow_ev(ctx, EIP93_EV_IV_FIXED, ps->iv_fixed->data,
+				ps->iv_fixed->data_size);
+	if (ps->iv_inv != NULL && ps->iv_inv->data != NULL)
+		eip93_shadow_ev(ctx, EIP93_EV_IV_INV, ps->iv_inv->data, ps->iv_inv->data_size);
+}
+
+/*
+ * What a parameter call may leave owed unpaid: a tag or a record AAD writes
+ * the delegate's tag buffer, so the engine's tag must be there first; the
+ * IV's state every parameter may depend on.
+ */
+static unsigned int params_keep(const struct param_scan *ps)
+{
+	return ps->tag != NULL || ps->tls_aad != NULL ? 0 : EIP93_OWE_TAG;
 }
 
 /*
@@ -167,19 +207,29 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 		    const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
 {
 	struct eip93_shadow_ev e = { .enc = enc, .data = iv, .len = ivlen };
+	struct param_scan ps = { 0 };
+	unsigned int keep = 0;
 	int ok;
 
-	if (!eip93_offload_replay(ctx))
+	if (params != NULL)
+		scan_params(params, &ps);
+	/* Encrypt mode never reads the tag buffer; a 12-byte IV resets the IV's state. */
+	if (enc && ctx->sh.enc)
+		keep |= params_keep(&ps);
+	if (iv != NULL && ivlen == EIP93_ROUTE_IVLEN)
+		keep |= EIP93_OWE_IV_USED;
+	if (!eip93_offload_settle(ctx, keep))
 		return 0;
 	if (enc)
 		ok = ctx->sw->einit(ctx->swctx, key, keylen, iv, ivlen, params);
 	else
 		ok = ctx->sw->dinit(ctx->swctx, key, keylen, iv, ivlen, params);
+	ctx->owed &= ~(keep & EIP93_OWE_IV_USED); /* the delegate set the IV first */
 	if (!ok) {
 		/* The delegate may have taken the IV and the key before a parameter failed. */
 		e.ev = EIP93_EV_INIT_FAILED;
-		e.may_tls = has_tls_aad(params);
-		e.may_tag = has_tag(params);
+		e.may_tls = ps.tls_aad != NULL;
+		e.may_tag = ps.tag != NULL;
 		eip93_shadow_move(&ctx->sh, &e);
 		resync_ivlen(ctx);
 		if (key != NULL)
@@ -193,7 +243,7 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	e.ev = EIP93_EV_INIT;
 	e.has_key = key != NULL;
 	eip93_shadow_move(&ctx->sh, &e);
-	shadow_params(ctx, params);
+	shadow_params(ctx, &ps);
 	return 1;
 }
 
@@ -209,9 +259,14 @@ int eip93_gcm_dinit(void *vctx, const unsigned char *key, size_t keylen, const u
 	return gcm_init(vctx, 0, key, keylen, iv, ivlen, params);
 }
 
-/* A message ends in software: count one without data, check a refused engine tag. */
+/*
+ * A message ends in software: count one without data, check a refused
+ * engine tag.  A successful encryption final wrote the delegate's tag buffer.
+ */
 static int sw_ended(struct gcm_ctx *ctx, int ok)
 {
+	if (ok && ctx->sh.enc)
+		ctx->owed &= ~EIP93_OWE_TAG;
 	if (ctx->sh.msg == EIP93_MSG_IDLE && ctx->sh.tls == EIP93_TLS_NONE)
 		eip93_count_sw(ctx, eip93_offload_reason_empty(ctx));
 	if (ok && ctx->engine_rejected)
@@ -232,7 +287,8 @@ int eip93_gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 		return ctx->sw->update(ctx->swctx, out, outl, outsize, in, inl);
 	if (ctx->sh.tls != EIP93_TLS_NONE)
 		return eip93_tls12_record(ctx, ctx->sw->update, 0, out, outl, outsize, in, inl);
-	if (!eip93_offload_replay(ctx))
+	/* Encrypt mode's data and AAD never touch the tag buffer. */
+	if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
 		return 0;
 	if (in != NULL && out != NULL && ctx->sh.msg == EIP93_MSG_IDLE)
 		return eip93_offload_first_data(ctx, ctx->sw->update, out, outl, outsize, in, inl);
@@ -254,6 +310,9 @@ int eip93_gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
 
 	if (ctx->sh.msg == EIP93_MSG_ENGINE)
 		return eip93_offload_final(ctx, out, outl, outsize);
+	/* An encryption final that fails leaves the tag buffer as it was. */
+	if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
+		return 0;
 	return sw_ended(ctx, ctx->sw->final(ctx->swctx, out, outl, outsize));
 }
 
@@ -274,10 +333,12 @@ int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 				*outl = 0;
 			return ok;
 		}
+		if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
+			return 0;
 		return sw_ended(ctx, ctx->sw->cipher(ctx->swctx, out, outl, outsize, in, inl));
 	}
 	/* One-shot data or AAD: the delegate's rules (and outl = inl) apply. */
-	if (!eip93_offload_replay(ctx))
+	if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
 		return 0;
 	if (out != NULL && ctx->sh.msg == EIP93_MSG_IDLE && inl > 0)
 		return eip93_offload_first_data(ctx, ctx->sw->cipher, out, outl, outsize, in, inl);
@@ -291,20 +352,45 @@ int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 	return ok;
 }
 
+/* The first IV_GEN request in @params (the key every caller but OpenSSH's never asks). */
+static const OSSL_PARAM *find_iv_gen(const OSSL_PARAM params[])
+{
+	for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+		if (p->key[0] == 't' && key_is(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN))
+			return p;
+	return NULL;
+}
+
 int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
-	const OSSL_PARAM *gen =
-		params != NULL ? OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)
-			       : NULL;
+	struct param_scan ps = { 0 };
+	const OSSL_PARAM *gen;
 
-	/* Generating an IV restarts the delegate's GCM state: bring it up to date first. */
-	if (gen != NULL && !eip93_offload_replay(ctx))
+	if (ctx->owed != 0)
+		scan_params(params, &ps);
+	else
+		ps.iv_gen = find_iv_gen(params);
+	gen = ps.iv_gen;
+	/*
+	 * Generating an IV restarts the delegate's GCM state: bring it up to
+	 * date first; so must anything the IV's state may answer (lengths and
+	 * the tag do not depend on it).
+	 */
+	if ((gen != NULL || (ps.other && (ctx->owed & EIP93_OWE_IV_USED))) &&
+	    !eip93_offload_settle(ctx, EIP93_OWE_TAG))
 		return 0;
 	if (!ctx->sw->get_ctx_params(ctx->swctx, params)) {
 		if (gen != NULL)
 			eip93_shadow_ev(ctx, EIP93_EV_PARAMS_FAILED, NULL, 0);
 		return 0;
+	}
+	/* The tag the delegate owes: what it handed out is its empty message's. */
+	if (ps.tag != NULL && (ctx->owed & EIP93_OWE_TAG) && ps.tag->data != NULL) {
+		size_t n = ps.tag->return_size < sizeof(ctx->owed_tag) ? ps.tag->return_size
+								       : sizeof(ctx->owed_tag);
+
+		memcpy(ps.tag->data, ctx->owed_tag, n);
 	}
 	if (gen != NULL && gen->data != NULL)
 		eip93_shadow_ev(ctx, EIP93_EV_IV_GEN, gen->data, gen->data_size);
@@ -317,13 +403,8 @@ int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
  * and asks the DRBG for about 2^64 bytes when encrypting: the caller hangs.
  * Refuse it as the invalid IV length it is.
  */
-static int fixed_iv_too_long(const struct gcm_ctx *ctx, const OSSL_PARAM params[])
+static int fixed_iv_too_long(const struct gcm_ctx *ctx, const OSSL_PARAM *p)
 {
-	const OSSL_PARAM *p;
-
-	if (params == NULL)
-		return 0;
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
 	return p != NULL && p->data_size != (size_t)-1 && p->data_size > ctx->sh.ivlen;
 }
 
@@ -331,23 +412,25 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
 	struct eip93_shadow_ev e = { .ev = EIP93_EV_PARAMS_FAILED };
+	struct param_scan ps;
 
-	if (fixed_iv_too_long(ctx, params)) {
+	scan_params(params, &ps);
+	if (fixed_iv_too_long(ctx, ps.iv_fixed)) {
 		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_IV_LENGTH);
 		return 0;
 	}
-	if (params != NULL && params[0].key != NULL && !eip93_offload_replay(ctx))
+	if (params != NULL && params[0].key != NULL && !eip93_offload_settle(ctx, params_keep(&ps)))
 		return 0;
 	if (!ctx->sw->set_ctx_params(ctx->swctx, params)) {
 		/* The delegate applies parameters one by one: some may have taken. */
-		e.may_tls = has_tls_aad(params);
-		e.may_tag = has_tag(params);
+		e.may_tls = ps.tls_aad != NULL;
+		e.may_tag = ps.tag != NULL;
 		eip93_shadow_move(&ctx->sh, &e);
 		resync_ivlen(ctx);
 		return 0;
 	}
-	if (has_tag(params))
+	if (ps.tag != NULL)
 		ctx->engine_rejected = 0; /* software will judge another tag */
-	shadow_params(ctx, params);
+	shadow_params(ctx, &ps);
 	return 1;
 }

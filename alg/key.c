@@ -153,9 +153,10 @@ void eip93_key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen
 	}
 }
 
-/* AES-GCM encryption by the delegate, for the known answers. */
-static int sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
-		   const unsigned char *in, size_t len, unsigned char *out, unsigned char *tag)
+/* AES-GCM encryption by the delegate in a context of its own, with the context's key. */
+int eip93_key_sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
+		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
+		      unsigned char *tag)
 {
 	const struct eip93_sw_impl *sw = ctx->sw;
 	OSSL_PARAM p[2];
@@ -169,9 +170,8 @@ static int sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned 
 						 EIP93_ENGINE_TAGLEN);
 	p[1] = OSSL_PARAM_construct_end();
 	ok = sw->einit(t, ctx->key.bytes, ctx->key.len, iv, EIP93_ENGINE_IVLEN, NULL) &&
-	     sw->update(t, NULL, &n, KAT_AAD, aad, KAT_AAD) &&
-	     sw->update(t, out, &n, len, in, len) && sw->final(t, out + n, &n2, 0) &&
-	     sw->get_ctx_params(t, p);
+	     sw->update(t, NULL, &n, aadlen, aad, aadlen) && sw->update(t, out, &n, len, in, len) &&
+	     sw->final(t, out + n, &n2, 0) && sw->get_ctx_params(t, p);
 	sw->freectx(t);
 	return ok;
 }
@@ -203,8 +203,8 @@ static int key_check(struct gcm_ctx *ctx)
 		iv[i] = (unsigned char)(0x5c ^ i);
 
 	ret = -ENOMEM;
-	if (!sw_seal(ctx, iv, aad, buf, KAT_LEN, ref, tag_s) ||
-	    !sw_seal(ctx, iv, aad, buf, KAT_SHORT, back, tag_short))
+	if (!eip93_key_sw_seal(ctx, iv, aad, KAT_AAD, buf, KAT_LEN, ref, tag_s) ||
+	    !eip93_key_sw_seal(ctx, iv, aad, KAT_AAD, buf, KAT_SHORT, back, tag_short))
 		goto out;
 	ret = eip93_engine_aead(ctx, 1, iv, aad, KAT_AAD, buf, KAT_LEN, buf, tag_e);
 	if (ret < 0)

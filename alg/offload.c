@@ -19,32 +19,45 @@
 #include <openssl/err.h>
 #include <openssl/params.h>
 
-/* Drop the message's copy; it holds plaintext (cleanse first) after an in-place replay. */
-static void ct_free(struct gcm_ctx *ctx, int plain)
+/* The message's ciphertext is no longer needed; after an in-place replay it is plaintext. */
+static void ct_release(struct gcm_ctx *ctx, int plain)
 {
-	if (ctx->ct != NULL) {
-		if (plain)
-			OPENSSL_clear_free(ctx->ct, ctx->ctlen);
-		else
-			OPENSSL_free(ctx->ct);
-	}
-	ctx->ct = NULL;
+	if (plain && ctx->ctlen > 0)
+		OPENSSL_cleanse(ctx->ct, ctx->ctlen);
 	ctx->ctlen = 0;
 }
 
 void eip93_offload_drop(struct gcm_ctx *ctx)
 {
-	ct_free(ctx, 0);
+	OPENSSL_clear_free(ctx->ct, ctx->ctcap);
+	ctx->ct = NULL;
+	ctx->ctcap = 0;
+	ctx->ctlen = 0;
 }
 
-int eip93_offload_set_delegate_tag(struct gcm_ctx *ctx, const unsigned char *tag)
+unsigned char *eip93_offload_scratch(struct gcm_ctx *ctx, size_t len)
+{
+	if (ctx->ctcap < len) {
+		unsigned char *b = OPENSSL_malloc(len);
+
+		if (b == NULL)
+			return NULL;
+		OPENSSL_clear_free(ctx->ct, ctx->ctcap);
+		ctx->ct = b;
+		ctx->ctcap = len;
+	}
+	return ctx->ct;
+}
+
+/* OWE_TAG: the delegate's tag buffer gets the engine's tag, as its own final would have left it. */
+static int pay_tag(struct gcm_ctx *ctx)
 {
 	const struct eip93_sw_impl *sw = ctx->sw;
 	OSSL_PARAM p[2];
 	int ok, back;
 
 	/* Only decrypt mode takes a tag; the direction is restored whatever happens. */
-	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, (void *)tag,
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, ctx->owed_tag,
 						 EIP93_ENGINE_TAGLEN);
 	p[1] = OSSL_PARAM_construct_end();
 	ERR_set_mark();
@@ -54,14 +67,33 @@ int eip93_offload_set_delegate_tag(struct gcm_ctx *ctx, const unsigned char *tag
 	return ok && back;
 }
 
-int eip93_offload_replay(struct gcm_ctx *ctx)
+/*
+ * OWE_IV_USED: after a final the default provider refuses more data until a
+ * new IV.  Changing the IV length and back marks the delegate's IV used and
+ * touches nothing else.
+ */
+static void pay_iv_used(struct gcm_ctx *ctx)
+{
+	OSSL_PARAM p[2];
+	size_t other = EIP93_ROUTE_IVLEN + 4, same = EIP93_ROUTE_IVLEN;
+
+	p[1] = OSSL_PARAM_construct_end();
+	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &other);
+	(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &same);
+	(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+}
+
+/*
+ * An engine message under way leaves the engine: the delegate processes its
+ * ciphertext and reaches exactly the state software alone would have.
+ */
+static int replay(struct gcm_ctx *ctx)
 {
 	const struct eip93_sw_impl *sw = ctx->sw;
 	size_t n = 0;
 	int ok, back = 1;
 
-	if (ctx->sh.msg != EIP93_MSG_ENGINE)
-		return 1;
 	/*
 	 * An encryption replays in decrypt mode over its ciphertext (GHASH
 	 * covers the ciphertext either way and the counter advances the same),
@@ -75,9 +107,24 @@ int eip93_offload_replay(struct gcm_ctx *ctx)
 		ok = sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
 	}
 	eip93_count_replay(ctx, ctx->ctlen);
-	ct_free(ctx, 1); /* it holds plaintext now */
+	ct_release(ctx, 1); /* it holds plaintext now */
 	eip93_shadow_ev(ctx, EIP93_EV_REPLAY, NULL, 0);
 	return ok && back;
+}
+
+int eip93_offload_settle_slow(struct gcm_ctx *ctx, unsigned int keep)
+{
+	unsigned int pay = ctx->owed & ~keep;
+	int ok = 1;
+
+	if (ctx->sh.msg == EIP93_MSG_ENGINE)
+		ok = replay(ctx);
+	if (pay & EIP93_OWE_TAG)
+		ok = pay_tag(ctx) && ok;
+	if (pay & EIP93_OWE_IV_USED)
+		pay_iv_used(ctx);
+	ctx->owed &= ~pay;
+	return ok;
 }
 
 /*
@@ -90,7 +137,7 @@ int eip93_offload_replay(struct gcm_ctx *ctx)
 static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in, size_t len)
 {
 	const unsigned char *iv = ctx->sh.iv;
-	unsigned char *ct = OPENSSL_malloc(len);
+	unsigned char *ct = eip93_offload_scratch(ctx, len);
 	int r;
 
 	if (ct == NULL)
@@ -104,7 +151,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, in, dst, len) != 0)
 			r = EIP93_ENGINE_WRONG;
 		if (r != 0) {
-			OPENSSL_clear_free(ct, len); /* may hold plaintext ("wrote nothing") */
+			OPENSSL_cleanse(ct, len); /* may hold plaintext ("wrote nothing") */
 			return r;
 		}
 		if (dst == ct)
@@ -120,11 +167,9 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		if (r != 0) {
 			if (in == out)
 				memcpy(out, ct, len); /* unverified plaintext never stays */
-			OPENSSL_free(ct);	      /* ciphertext only */
-			return r;
+			return r;		      /* the copy: ciphertext only */
 		}
 	}
-	ctx->ct = ct;
 	ctx->ctlen = len;
 	return 0;
 }
@@ -134,20 +179,21 @@ static void route_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m,
 			const unsigned char *out, size_t outsize, const unsigned char *in,
 			size_t inl)
 {
-	memset(m, 0, sizeof(*m));
-	m->engine_available =
-		atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed);
-	m->key_set = ctx->key.set;
-	m->key_failed = ctx->key.failed;
-	m->enc = ctx->sh.enc;
-	m->ivlen = ctx->sh.ivlen;
-	m->iv_usable = eip93_shadow_iv_usable(&ctx->sh);
-	m->taglen = ctx->sh.taglen;
-	m->aadlen = ctx->sh.aadlen;
-	m->len = inl;
-	m->room = outsize >= inl; /* the delegate reports a short buffer itself */
-	m->in = in;
-	m->out = out;
+	*m = (struct eip93_route_msg){
+		.engine_available =
+			atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed),
+		.key_set = ctx->key.set,
+		.key_failed = ctx->key.failed,
+		.enc = ctx->sh.enc,
+		.ivlen = ctx->sh.ivlen,
+		.iv_usable = eip93_shadow_iv_usable(&ctx->sh),
+		.taglen = ctx->sh.taglen,
+		.aadlen = ctx->sh.aadlen,
+		.len = inl,
+		.room = outsize >= inl, /* the delegate reports a short buffer itself */
+		.in = in,
+		.out = out,
+	};
 }
 
 /* The reason a message without data ends in software (counted at its final). */
@@ -207,27 +253,16 @@ int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, s
 	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
 	ERR_pop_to_mark();
 	if (ctx->sh.enc && ok) {
-		/* Its tag buffer gets the engine's tag, as its own final would have left it. */
-		ok = eip93_offload_set_delegate_tag(ctx, ctx->mtag);
+		/* Its tag buffer owes the engine's tag (until its next final overwrites it). */
+		memcpy(ctx->owed_tag, ctx->mtag, sizeof(ctx->owed_tag));
+		ctx->owed |= EIP93_OWE_TAG;
 	} else if (!ctx->sh.enc) {
-		/*
-		 * Its final failed (it saw no data), which leaves its IV usable;
-		 * after a final the default provider refuses more data until a
-		 * new IV.  Changing the IV length and back marks the IV used
-		 * and touches nothing else.
-		 */
-		OSSL_PARAM p[2];
-		size_t other = EIP93_ROUTE_IVLEN + 4, same = EIP93_ROUTE_IVLEN;
-
-		p[1] = OSSL_PARAM_construct_end();
-		p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &other);
-		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
-		p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &same);
-		(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+		/* Its final failed (it saw no data): its IV is owed "used". */
+		ctx->owed |= EIP93_OWE_IV_USED;
 		ok = 1; /* decrypting, the engine verified the tag */
 	}
 	*outl = 0;
-	ct_free(ctx, 0);
+	ct_release(ctx, 0);
 	eip93_shadow_ev(ctx, EIP93_EV_FINAL, NULL, 0);
 	return ok;
 }

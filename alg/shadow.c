@@ -73,7 +73,10 @@ static void on_init_iv(struct eip93_shadow *s, const unsigned char *iv, size_t l
 	s->ivlen = len;
 	s->iv_copied = 0; /* buffered again */
 	s->gen_known = min_sz(len, EIP93_SHADOW_IVLEN);
-	memcpy(s->gen_iv, iv, s->gen_known);
+	if (len == EIP93_SHADOW_IVLEN)
+		memcpy(s->gen_iv, iv, EIP93_SHADOW_IVLEN); /* the usual length, copied inline */
+	else
+		memcpy(s->gen_iv, iv, s->gen_known);
 	take_gen_iv(s);
 }
 

@@ -15,20 +15,24 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/params.h>
+#include <openssl/proverr.h>
 
 #define EIV 8
 #define TAG 16
 
 /*
  * The delegate runs its own record path over an empty record (explicit IV ||
- * 16 tag bytes): encrypting it hands out the explicit IV and counts on,
- * decrypting it takes @rec's explicit IV; either way it sets its tag length,
- * finishes the IV and ends the pending record, exactly as the real record
- * would have (an empty record's tag is refused when decrypting: its state is
- * the same; the record AAD in its buffer is only read).  Returns the
- * delegate's answer; @rec gets the explicit IV.
+ * 16 tag bytes), through the same call (@sw_op) as the real record:
+ * encrypting it hands out the explicit IV and counts on, decrypting it takes
+ * @rec's explicit IV; either way it sets its tag length, finishes the IV and
+ * ends the pending record, exactly as the real record would have (an empty
+ * record's tag is refused when decrypting: its state is the same; the record
+ * AAD in its buffer is only read).  Whether it refuses a record does not
+ * depend on the payload.  Returns the delegate's answer; encrypting, @rec
+ * gets the explicit IV.  @keep_errors: leave the delegate's errors queued.
  */
-static int delegate_record(struct gcm_ctx *ctx, void *swctx, unsigned char *rec)
+static int delegate_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *rec,
+			   int keep_errors)
 {
 	unsigned char dummy[EIV + TAG] = { 0 };
 	size_t n = 0;
@@ -37,73 +41,83 @@ static int delegate_record(struct gcm_ctx *ctx, void *swctx, unsigned char *rec)
 	if (!ctx->sh.enc)
 		memcpy(dummy, rec, EIV);
 	ERR_set_mark();
-	ok = ctx->sw->cipher(swctx, dummy, &n, sizeof(dummy), dummy, sizeof(dummy));
-	ERR_pop_to_mark();
+	ok = sw_op(ctx->swctx, dummy, &n, sizeof(dummy), dummy, sizeof(dummy));
+	if (keep_errors)
+		ERR_clear_last_mark();
+	else
+		ERR_pop_to_mark();
 	if (ctx->sh.enc && ok)
 		memcpy(rec, dummy, EIV);
 	return ok;
 }
 
 /*
+ * A record's payload sealed by the delegate's own implementation in a
+ * context of its own (the key, @iv, the corrected record AAD): the bytes its
+ * record path would have written, for a record whose engine operation
+ * failed after the delegate had already handed out its explicit IV.
+ */
+static int software_seal(struct gcm_ctx *ctx, const unsigned char *iv, unsigned char *body,
+			 size_t len)
+{
+	return eip93_key_sw_seal(ctx, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, body,
+				 body + len);
+}
+
+/*
  * Engine encryption of a record in place.  The delegate's empty record runs
- * first, on a copy of the delegate: it decides, as for the real one (whose
- * refusal does not depend on the payload), and hands out the explicit IV.
- * The copy becomes the delegate only when the engine's record is released;
- * otherwise the delegate never saw this record and software makes it (or
- * refuses it, with its own errors) from exactly the state the caller left.
- * Returns 0, REFUSED, WRONG or -errno (then nothing changed).
+ * first, on the delegate itself: it hands out the explicit IV and its state
+ * moves exactly as for the real record.  The engine then seals the payload
+ * into the scratch buffer; only a verified result is copied into the
+ * record.  Returns 0 (engine), REFUSED (the delegate refused the record: its
+ * errors are queued and the caller's record is untouched), SEALED (the
+ * engine failed, *@e says how, and the payload was sealed in software
+ * instead), or -ENOMEM (that failed too: the record cannot be made).
  */
 #define REFUSED 2
-static int record_seal(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
+#define SEALED 3
+static int record_seal(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *rec, size_t len,
+		       int *e)
 {
-	unsigned char iv[EIP93_ENGINE_IVLEN], tag[TAG], eiv[EIV], *body = rec + EIV, *buf;
-	void *copy = ctx->sw->dupctx != NULL ? ctx->sw->dupctx(ctx->swctx) : NULL;
+	unsigned char iv[EIP93_ENGINE_IVLEN], tag[TAG], *body = rec + EIV, *buf;
 	int r;
 
-	if (copy == NULL)
-		return -ENOMEM;
-	if (!delegate_record(ctx, copy, eiv)) {
-		ctx->sw->freectx(copy);
+	if (!delegate_record(ctx, sw_op, rec, 1))
 		return REFUSED;
-	}
-	buf = NULL;
-	r = -EINVAL;
-	if (eip93_shadow_tls_iv(&ctx->sh, eiv, iv) < 0)
-		goto fail;
-	r = -ENOMEM;
-	buf = OPENSSL_malloc(len);
+	r = -EINVAL; /* the route checked the fixed IV is known: not reached */
+	buf = eip93_offload_scratch(ctx, len);
 	if (buf == NULL)
-		goto fail;
-	r = eip93_engine_aead(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, buf,
-			      tag);
+		r = -ENOMEM;
+	else if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) == 0)
+		r = eip93_engine_aead(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body,
+				      len, buf, tag);
 	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), body, buf, len) != 0)
 		r = EIP93_ENGINE_WRONG;
 	if (r == 0) {
-		memcpy(rec, eiv, EIV);
-		memcpy(body, buf, len);
+		memcpy(body, buf, len); /* ciphertext */
 		memcpy(body + len, tag, TAG);
-		OPENSSL_free(buf); /* ciphertext only */
-		ctx->sw->freectx(ctx->swctx);
-		ctx->swctx = copy;
 		return 0;
 	}
-	OPENSSL_clear_free(buf, len);
-fail:
-	ctx->sw->freectx(copy);
-	return r;
+	if (buf != NULL)
+		OPENSSL_cleanse(buf, len); /* may hold plaintext ("wrote nothing") */
+	*e = r;
+	if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) < 0 || !software_seal(ctx, iv, body, len))
+		return -ENOMEM;
+	return SEALED;
 }
 
 /* Engine decryption of a record in place; 0, WRONG or -errno (then the record is restored). */
-static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
+static int record_open(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *rec, size_t len)
 {
 	unsigned char iv[EIP93_ENGINE_IVLEN], *body = rec + EIV, *copy;
 	int r;
 
 	if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) < 0)
 		return -EINVAL;
-	copy = OPENSSL_memdup(body, len);
+	copy = eip93_offload_scratch(ctx, len);
 	if (copy == NULL)
 		return -ENOMEM;
+	memcpy(copy, body, len);
 	r = eip93_engine_aead(ctx, 0, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, body,
 			      body + len);
 	if (r == 0 &&
@@ -111,10 +125,9 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 		r = EIP93_ENGINE_WRONG;
 	/* The empty record's tag is refused, as planned: the state is a real record's. */
 	if (r == 0)
-		(void)delegate_record(ctx, ctx->swctx, rec);
+		(void)delegate_record(ctx, sw_op, rec, 0);
 	else
-		memcpy(body, copy, len);
-	OPENSSL_free(copy); /* ciphertext only */
+		memcpy(body, copy, len); /* the copy: ciphertext only */
 	return r;
 }
 
@@ -126,7 +139,7 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 	size_t len = inl >= EIV + TAG ? inl - EIV - TAG : 0;
 	unsigned char probe_iv[EIP93_ENGINE_IVLEN];
 	enum eip93_sw_reason r;
-	int e, ok;
+	int e, failed = 0, ok;
 
 	m.engine_available =
 		atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed);
@@ -135,9 +148,9 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 	m.enc = ctx->sh.enc;
 	m.ivlen = ctx->sh.ivlen;
 	m.tls = 1;
-	/* Decrypting, the delegate takes the explicit IV only with IV generation on. */
+	/* The delegate hands out or takes the explicit IV only with IV generation on. */
 	m.tls_ok = ctx->sh.tls == EIP93_TLS_SET && in == out && in != NULL && inl >= EIV + TAG &&
-		   eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0 && (ctx->sh.enc || ctx->sh.gen);
+		   eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0 && ctx->sh.gen;
 	m.taglen = TAG;
 	m.aadlen = sizeof(ctx->sh.tls_aad);
 	m.len = len;
@@ -152,7 +165,8 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 		r = eip93_key_ready(ctx);
 	if (r == EIP93_SW_NONE) {
 		eip93_adapt_clock(&at); /* adaptive routing */
-		e = ctx->sh.enc ? record_seal(ctx, out, len) : record_open(ctx, out, len);
+		e = ctx->sh.enc ? record_seal(ctx, sw_op, out, len, &failed)
+				: record_open(ctx, sw_op, out, len);
 		eip93_adapt_end(&at, e == 0); /* adaptive routing */
 		if (e == 0) {
 			eip93_count_engine(ctx, len);
@@ -160,10 +174,24 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 			*outl = oneshot || ctx->sh.enc ? inl : len;
 			return 1;
 		}
-		if (e == -EINVAL || e == REFUSED)
-			r = EIP93_SW_TLS;
-		else
-			r = eip93_engine_outcome(ctx, e, "tls record");
+		if (e == REFUSED) {
+			/* As the delegate refuses the real record (an update says so too). */
+			eip93_count_sw(ctx, EIP93_SW_TLS);
+			if (!oneshot)
+				ERR_raise(ERR_LIB_PROV, PROV_R_CIPHER_OPERATION_FAILED);
+			eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
+			return 0;
+		}
+		if (ctx->sh.enc) {
+			/* The delegate has the record's state; software sealed the payload. */
+			r = failed == -EINVAL ? EIP93_SW_TLS
+					      : eip93_engine_outcome(ctx, failed, "tls record");
+			eip93_count_sw(ctx, r);
+			eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
+			*outl = e == SEALED ? inl : 0;
+			return e == SEALED;
+		}
+		r = e == -EINVAL ? EIP93_SW_TLS : eip93_engine_outcome(ctx, e, "tls record");
 	}
 	eip93_count_sw(ctx, r);
 	if (r == EIP93_SW_ADAPT)
