@@ -68,17 +68,43 @@ struct eip93_route_msg {
 	int adapt_sw; /* adaptive routing: software costs less now (adapt.h) */
 };
 
+/* eip93_route_overlap() - do [in, in+len) and [out, out+len) partially overlap? */
+int eip93_route_overlap(const unsigned char *in, const unsigned char *out, size_t len);
+
 /**
  * eip93_route() - where does this message go?
+ *
+ * Inline (it runs per message, and its callers' facts then stay in
+ * registers); host tests drive it through every shape (test_route).
  *
  * Return: EIP93_SW_NONE for the engine, otherwise the first reason, in the
  * order of enum eip93_sw_reason, that sends it to software.
  */
-enum eip93_sw_reason eip93_route(const struct eip93_route_limits *lim,
-				 const struct eip93_route_msg *m);
-
-/* eip93_route_overlap() - do [in, in+len) and [out, out+len) partially overlap? */
-int eip93_route_overlap(const unsigned char *in, const unsigned char *out, size_t len);
+static inline enum eip93_sw_reason eip93_route(const struct eip93_route_limits *lim,
+					       const struct eip93_route_msg *m)
+{
+	if (!m->engine_available)
+		return EIP93_SW_GATE;
+	if (!m->key_set)
+		return EIP93_SW_KEY;
+	if (m->ivlen != EIP93_ROUTE_IVLEN)
+		return EIP93_SW_NONCE;
+	if (m->tls ? !m->tls_ok : !m->iv_usable)
+		return m->tls ? EIP93_SW_TLS : EIP93_SW_IV;
+	if (!m->enc && m->taglen != EIP93_ROUTE_TAGLEN)
+		return EIP93_SW_TAG;
+	if (m->aadlen > EIP93_ROUTE_MAX_AAD)
+		return EIP93_SW_AAD;
+	if (m->len < lim->min_size || m->len > lim->max_size || !m->room)
+		return EIP93_SW_SIZE;
+	if (eip93_route_overlap(m->in, m->out, m->len))
+		return EIP93_SW_OVERLAP;
+	if (m->key_failed)
+		return EIP93_SW_KEYCHECK;
+	if (m->adapt_sw) /* adaptive routing (adapt.h): the last fact, asked only of eligible ones */
+		return EIP93_SW_ADAPT;
+	return EIP93_SW_NONE;
+}
 
 /* eip93_sw_reason_name() - short stable name, used in counter names. */
 const char *eip93_sw_reason_name(enum eip93_sw_reason r);

@@ -107,7 +107,7 @@ static int record_seal(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char 
 }
 
 /* Engine decryption of a record in place; 0, WRONG or -errno (then the record is restored). */
-static int record_open(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *rec, size_t len)
+static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 {
 	unsigned char iv[EIP93_ENGINE_IVLEN], *body = rec + EIV, *copy;
 	int r;
@@ -123,9 +123,12 @@ static int record_open(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char 
 	if (r == 0 &&
 	    eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
 		r = EIP93_ENGINE_WRONG;
-	/* The empty record's tag is refused, as planned: the state is a real record's. */
+	/*
+	 * The empty record's tag is refused, as planned: the state is a real
+	 * record's.  Through the one-shot call, which raises no error for it.
+	 */
 	if (r == 0)
-		(void)delegate_record(ctx, sw_op, rec, 0);
+		(void)delegate_record(ctx, ctx->sw->cipher, rec, 0);
 	else
 		memcpy(body, copy, len); /* the copy: ciphertext only */
 	return r;
@@ -166,7 +169,7 @@ int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, u
 	if (r == EIP93_SW_NONE) {
 		eip93_adapt_clock(&at); /* adaptive routing */
 		e = ctx->sh.enc ? record_seal(ctx, sw_op, out, len, &failed)
-				: record_open(ctx, sw_op, out, len);
+				: record_open(ctx, out, len);
 		eip93_adapt_end(&at, e == 0); /* adaptive routing */
 		if (e == 0) {
 			eip93_count_engine(ctx, len);

@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 {
 	int fails = 0;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i += 2) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (v == NULL)
@@ -168,7 +168,6 @@ int main(int argc, char **argv)
 			opt.only = v;
 		else
 			return usage();
-		i++;
 	}
 	if (opt.messages < 1 || opt.messages > MAX_MESSAGES)
 		return usage();
