@@ -54,10 +54,10 @@ struct gcm_ctx {
 	struct eip93_shadow sh;
 
 	/*
-	 * The context's scratch buffer (kept across messages, grown to the
-	 * largest engine message, cleansed when freed): the engine message
-	 * under way keeps its ciphertext here for a replay (ctlen > 0), a TLS
-	 * 1.2 record its engine output or its input copy.
+	 * The message buffer (offload.c), allocated per engine message or TLS
+	 * 1.2 record and freed when it ends: the engine message under way keeps
+	 * its ciphertext here for a replay (ctlen > 0), a record its engine
+	 * output or its input copy.
 	 */
 	unsigned char *ct;
 	size_t ctcap;
@@ -118,8 +118,9 @@ int eip93_offload_settle_slow(struct gcm_ctx *ctx, unsigned int keep);
 int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize);
 /* The reason a message without data is counted in software. */
 enum eip93_sw_reason eip93_offload_reason_empty(const struct gcm_ctx *ctx);
-/* The scratch buffer with room for @len bytes (NULL: out of memory). */
+/* A message buffer of @len bytes (NULL: out of memory), and its release (@plain: cleansed). */
 unsigned char *eip93_offload_scratch(struct gcm_ctx *ctx, size_t len);
+void eip93_offload_release(struct gcm_ctx *ctx, int plain);
 void eip93_offload_drop(struct gcm_ctx *ctx);
 
 /*

@@ -19,33 +19,33 @@
 #include <openssl/err.h>
 #include <openssl/params.h>
 
-/* The message's ciphertext is no longer needed; after an in-place replay it is plaintext. */
-static void ct_release(struct gcm_ctx *ctx, int plain)
+/*
+ * The message buffer: allocated for one engine message or TLS 1.2 record and
+ * freed when it ends (nothing is held between messages).  It holds
+ * ciphertext, except after an in-place replay (@plain: cleansed first).
+ */
+void eip93_offload_release(struct gcm_ctx *ctx, int plain)
 {
-	if (plain && ctx->ctlen > 0)
-		OPENSSL_cleanse(ctx->ct, ctx->ctlen);
-	ctx->ctlen = 0;
-}
-
-void eip93_offload_drop(struct gcm_ctx *ctx)
-{
-	OPENSSL_clear_free(ctx->ct, ctx->ctcap);
+	if (plain)
+		OPENSSL_clear_free(ctx->ct, ctx->ctcap);
+	else
+		OPENSSL_free(ctx->ct);
 	ctx->ct = NULL;
 	ctx->ctcap = 0;
 	ctx->ctlen = 0;
 }
 
+void eip93_offload_drop(struct gcm_ctx *ctx)
+{
+	eip93_offload_release(ctx, 1);
+}
+
 unsigned char *eip93_offload_scratch(struct gcm_ctx *ctx, size_t len)
 {
-	if (ctx->ctcap < len) {
-		unsigned char *b = OPENSSL_malloc(len);
-
-		if (b == NULL)
-			return NULL;
-		OPENSSL_clear_free(ctx->ct, ctx->ctcap);
-		ctx->ct = b;
+	eip93_offload_release(ctx, 1);
+	ctx->ct = OPENSSL_malloc(len);
+	if (ctx->ct != NULL)
 		ctx->ctcap = len;
-	}
 	return ctx->ct;
 }
 
@@ -107,7 +107,7 @@ static int replay(struct gcm_ctx *ctx)
 		ok = sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
 	}
 	eip93_count_replay(ctx, ctx->ctlen);
-	ct_release(ctx, 1); /* it holds plaintext now */
+	eip93_offload_release(ctx, 1); /* it holds plaintext now */
 	eip93_shadow_ev(ctx, EIP93_EV_REPLAY, NULL, 0);
 	return ok && back;
 }
@@ -151,7 +151,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, in, dst, len) != 0)
 			r = EIP93_ENGINE_WRONG;
 		if (r != 0) {
-			OPENSSL_cleanse(ct, len); /* may hold plaintext ("wrote nothing") */
+			eip93_offload_release(ctx, 1); /* may hold plaintext ("wrote nothing") */
 			return r;
 		}
 		if (dst == ct)
@@ -262,7 +262,7 @@ int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, s
 		ok = 1; /* decrypting, the engine verified the tag */
 	}
 	*outl = 0;
-	ct_release(ctx, 0);
+	eip93_offload_release(ctx, 0);
 	eip93_shadow_ev(ctx, EIP93_EV_FINAL, NULL, 0);
 	return ok;
 }

@@ -94,12 +94,12 @@ static int record_seal(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char 
 	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), body, buf, len) != 0)
 		r = EIP93_ENGINE_WRONG;
 	if (r == 0) {
-		memcpy(body, buf, len); /* ciphertext */
+		memcpy(body, buf, len);
 		memcpy(body + len, tag, TAG);
+		eip93_offload_release(ctx, 0); /* ciphertext */
 		return 0;
 	}
-	if (buf != NULL)
-		OPENSSL_cleanse(buf, len); /* may hold plaintext ("wrote nothing") */
+	eip93_offload_release(ctx, 1); /* may hold plaintext ("wrote nothing") */
 	*e = r;
 	if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) < 0 || !software_seal(ctx, iv, body, len))
 		return -ENOMEM;
@@ -130,7 +130,8 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	if (r == 0)
 		(void)delegate_record(ctx, ctx->sw->cipher, rec, 0);
 	else
-		memcpy(body, copy, len); /* the copy: ciphertext only */
+		memcpy(body, copy, len);
+	eip93_offload_release(ctx, 0); /* the copy: ciphertext only */
 	return r;
 }
 
