@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
 #include <valgrind/callgrind.h>
 
 struct opts opt = {
@@ -171,6 +172,7 @@ int main(int argc, char **argv)
 	}
 	if (opt.messages < 1 || opt.messages > MAX_MESSAGES)
 		return usage();
+	printf("icount: %s\n", OpenSSL_version(OPENSSL_VERSION));
 	if (setup_providers() != 0)
 		return 1;
 	for (int p = 0; p < 2; p++) {
