@@ -15,12 +15,15 @@
  *   eip93    the eip93 provider (hooks build, gate opened by the test hooks,
  *            EIP93_TEST_ENGINE=fake: engine messages computed in user space)
  *   raw      engine cases only: the same engine operations the provider
- *            makes, called directly on the fake engine (alg/fake.c linked in,
- *            its own library context with only the default provider): the
- *            host's stand-in for a raw AF_ALG loop doing the same syscalls.
+ *            makes, called directly on the engine backend: the fake engine
+ *            (alg/fake.c linked in, its own library context with only the
+ *            default provider: the host's stand-in for a raw AF_ALG loop
+ *            doing the same syscalls), or with --raw afalg the AF_ALG
+ *            backend itself (alg/afalg.c linked in) on the kernel algorithm
+ *            the provider's gate bound (the guest, guest_icount).
  *
  *   eip93-icount [--messages N] [--contenders LIST] [--path engine|delegated|all]
- *                [--label NAME] [--only SUBSTRING]
+ *                [--label NAME] [--only SUBSTRING] [--raw fake|afalg]
  *
  * Prints one line per case ("case <name> ok"), and fails (exit 1) when a
  * contender's output differs from the default provider's, or an engine case
@@ -35,9 +38,11 @@
 #include <openssl/crypto.h>
 #include <valgrind/callgrind.h>
 
-struct opts opt = {
-	.messages = 32, .path = "all", .contenders = "default,eip93,raw", .label = "eip93"
-};
+struct opts opt = { .messages = 32,
+		    .path = "all",
+		    .contenders = "default,eip93,raw",
+		    .label = "eip93",
+		    .raw = "fake" };
 
 static const size_t delegated_sizes[] = { 16, 256, 1024 };
 static const size_t engine_sizes[] = { 4096, 16384, 32768 };
@@ -144,7 +149,8 @@ static int run_case(const struct icase *c)
 static int usage(void)
 {
 	fprintf(stderr, "usage: eip93-icount [--messages N] [--contenders default,eip93,raw] "
-			"[--path engine|delegated|all] [--label NAME] [--only SUBSTRING]\n");
+			"[--path engine|delegated|all] [--label NAME] [--only SUBSTRING] "
+			"[--raw fake|afalg]\n");
 	return 2;
 }
 
@@ -167,6 +173,9 @@ int main(int argc, char **argv)
 			opt.label = v;
 		else if (strcmp(a, "--only") == 0)
 			opt.only = v;
+		else if (strcmp(a, "--raw") == 0 &&
+			 (strcmp(v, "fake") == 0 || strcmp(v, "afalg") == 0))
+			opt.raw = v;
 		else
 			return usage();
 	}

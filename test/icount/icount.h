@@ -25,6 +25,7 @@ struct opts {
 	const char *contenders; /* comma-separated */
 	const char *label;	/* the eip93 contender's name in the dumps */
 	const char *only;	/* run only cases whose name contains this */
+	const char *raw;	/* the raw loop's backend: fake or afalg */
 };
 extern struct opts opt;
 

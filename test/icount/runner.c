@@ -12,7 +12,9 @@
  *            AAD, over the payload (out of place), EVP_Cipher(NULL) as the
  *            final, the tag
  * The raw loop makes the same engine operation per message (IV, AAD,
- * buffers) on the fake engine directly.
+ * buffers) on the engine backend directly: the fake (host), or the AF_ALG
+ * backend on the kernel algorithm the provider's gate bound (guest; the
+ * same syscalls the provider makes, without the provider).
  */
 #include "icount.h"
 
@@ -38,6 +40,30 @@ static const unsigned char ssh_iv[IVLEN] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
 static OSSL_PROVIDER *p_default, *p_eip93, *p_raw;
 static OSSL_LIB_CTX *raw_libctx;
 static EVP_CIPHER *c_default, *c_eip93;
+static const struct eip93_engine_ops *raw_ops = &eip93_engine_fake;
+static char raw_kalg[128] = "fake";
+
+/* The kernel algorithm the eip93 gate bound ("enabled: <kalg>..."), for the AF_ALG raw loop. */
+static int bound_kalg(void)
+{
+	static const char prefix[] = "enabled: ";
+	char *gate = NULL;
+	size_t n;
+	OSSL_PARAM q[2];
+
+	q[0] = OSSL_PARAM_construct_utf8_ptr("eip93-gate", &gate, 0);
+	q[1] = OSSL_PARAM_construct_end();
+	if (!OSSL_PROVIDER_get_params(p_eip93, q) || gate == NULL ||
+	    strncmp(gate, prefix, sizeof(prefix) - 1) != 0)
+		return -1;
+	gate += sizeof(prefix) - 1;
+	n = strcspn(gate, " ;");
+	if (n == 0 || n >= sizeof(raw_kalg))
+		return -1;
+	memcpy(raw_kalg, gate, n);
+	raw_kalg[n] = '\0';
+	return 0;
+}
 
 int setup_providers(void)
 {
@@ -49,12 +75,16 @@ int setup_providers(void)
 	c_default = EVP_CIPHER_fetch(NULL, "AES-128-GCM", "provider=default");
 	c_eip93 = EVP_CIPHER_fetch(NULL, "AES-128-GCM", "provider=eip93");
 	if (p_default == NULL || p_eip93 == NULL || p_raw == NULL || c_default == NULL ||
-	    c_eip93 == NULL) {
+	    c_eip93 == NULL || (strcmp(opt.raw, "afalg") == 0 && bound_kalg() != 0)) {
 		fprintf(stderr,
 			"icount: providers: default %p, eip93 %p (gate open? "
 			"OPENSSL_MODULES, the test hooks, EIP93_TEST_ENGINE=fake)\n",
 			(void *)c_default, (void *)c_eip93);
 		return -1;
+	}
+	if (strcmp(opt.raw, "afalg") == 0) {
+		raw_ops = &eip93_engine_afalg;
+		printf("icount: raw loop on AF_ALG %s\n", raw_kalg);
 	}
 	return 0;
 }
@@ -222,7 +252,7 @@ int runner_open(struct runner *r, const struct icase *c, enum who who)
 	size_t len = c->len;
 	int inplace;
 
-	memset(r, 0, sizeof(*r)); /* a closed fake key: priv NULL */
+	memset(r, 0, sizeof(*r));
 	r->c = c;
 	r->who = who;
 	r->shape = shape_index(c->shape);
@@ -244,9 +274,10 @@ int runner_open(struct runner *r, const struct icase *c, enum who who)
 	if (!c->enc && make_pristine(r) != 0)
 		return -1;
 	if (who == WHO_RAW) {
-		struct eip93_engine_cfg cfg = { "fake", 256, 1000, raw_libctx };
+		struct eip93_engine_cfg cfg = { raw_kalg, 256, 1000, raw_libctx };
 
-		return eip93_engine_fake.key_open(&r->ek, &cfg, key, sizeof(key)) == 0 ? 0 : -1;
+		eip93_engine_key_init(&r->ek);
+		return raw_ops->key_open(&r->ek, &cfg, key, sizeof(key)) == 0 ? 0 : -1;
 	}
 	r->ctx = shape_ctx(r->shape, who == WHO_DEFAULT ? c_default : c_eip93, c->enc);
 	return r->ctx != NULL ? 0 : -1;
@@ -296,7 +327,7 @@ int runner_prep(struct runner *r, int i)
 /* The raw loop's one engine operation: what the provider asks of the engine. */
 static int raw_message(struct runner *r)
 {
-	const struct eip93_engine_ops *e = &eip93_engine_fake;
+	const struct eip93_engine_ops *e = raw_ops;
 	size_t len = r->c->len;
 	unsigned char aad[13];
 	struct eip93_engine_msg m = {
@@ -360,7 +391,7 @@ size_t runner_output(struct runner *r, unsigned char *buf)
 void runner_close(struct runner *r)
 {
 	if (r->who == WHO_RAW)
-		eip93_engine_fake.key_close(&r->ek);
+		raw_ops->key_close(&r->ek);
 	EVP_CIPHER_CTX_free(r->ctx);
 	if (r->out != r->in)
 		free(r->out);
