@@ -198,6 +198,41 @@ static unsigned int params_keep(const struct param_scan *ps)
 	return ps->tag != NULL || ps->tls_aad != NULL ? 0 : EIP93_OWE_TAG;
 }
 
+/* The default provider's GCM IV buffer (GCM_IV_MAX_SIZE, OpenSSL 3.0 to 3.5). */
+#define DELEGATE_IV_MAX 128
+
+/*
+ * A TLS fixed IV longer than the IV: OpenSSL 3.0's GCM checks the
+ * invocation field's length as (ivlen - len) in unsigned arithmetic, so it
+ * accepts any longer fixed part, copies it into its 128-byte IV buffer (past
+ * the buffer's end when longer than that) and, encrypting, fills "the rest"
+ * with ivlen - len = about 2^64 random bytes from the end of the fixed part
+ * on: it writes over the context and the heap until the process dies
+ * (SIGSEGV).  Where it would, eip93 refuses the call (invalid IV length)
+ * before the delegate sees it; everything else it accepts goes through
+ * (decrypting, a fixed part up to the buffer's size is only copied).
+ * OpenSSL 3.5 refuses a longer fixed part itself: there the delegate
+ * decides.  @enc and @ivlen: the direction and IV length the call's fixed
+ * IV meets; the call's own IV length comes first (the delegate applies it
+ * first).  Returns 1 when the call must be refused.
+ */
+static int fixed_iv_corrupts(const struct param_scan *ps, int enc, size_t ivlen)
+{
+	const OSSL_PARAM *p = ps->iv_fixed;
+	size_t len, sz;
+
+	if (p == NULL || p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == (size_t)-1 ||
+	    OpenSSL_version_num() >= 0x30500000L)
+		return 0;
+	if (ps->ivlen != NULL) {
+		if (!OSSL_PARAM_get_size_t(ps->ivlen, &sz) || sz == 0 || sz > DELEGATE_IV_MAX)
+			return 0; /* the delegate refuses the call there, first */
+		ivlen = sz;
+	}
+	len = p->data_size;
+	return len > ivlen && (enc || len > DELEGATE_IV_MAX);
+}
+
 /*
  * Only an IV starts a new message.  An init without one (key only, or
  * nothing: a change of direction) continues the current message in the
@@ -213,6 +248,12 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 
 	if (params != NULL)
 		scan_params(params, &ps);
+	/* The init's own IV comes first (an invalid one fails the init before its parameters). */
+	if (fixed_iv_corrupts(&ps, enc, iv == NULL ? ctx->sh.ivlen : ivlen) &&
+	    (iv == NULL || (ivlen > 0 && ivlen <= DELEGATE_IV_MAX))) {
+		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_IV_LENGTH);
+		return 0;
+	}
 	/* Encrypt mode never reads the tag buffer; a 12-byte IV resets the IV's state. */
 	if (enc && ctx->sh.enc)
 		keep |= params_keep(&ps);
@@ -220,6 +261,14 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 		keep |= EIP93_OWE_IV_USED;
 	if (!eip93_offload_settle(ctx, keep))
 		return 0;
+	/*
+	 * A tag the engine refused is judged on the same message, tag and
+	 * direction only: a new IV, key or tag, or the other direction (which
+	 * the delegate takes even when the init fails), is another question,
+	 * which software answers alone.
+	 */
+	if (iv != NULL || key != NULL || ps.tag != NULL || enc != ctx->sh.enc)
+		ctx->engine_rejected = 0;
 	if (enc)
 		ok = ctx->sw->einit(ctx->swctx, key, keylen, iv, ivlen, params);
 	else
@@ -238,8 +287,6 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	}
 	if (key != NULL)
 		eip93_key_take(ctx, key, keylen);
-	if (iv != NULL)
-		ctx->engine_rejected = 0;
 	e.ev = EIP93_EV_INIT;
 	e.has_key = key != NULL;
 	eip93_shadow_move(&ctx->sh, &e);
@@ -328,9 +375,14 @@ int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 		return eip93_tls12_record(ctx, ctx->sw->cipher, 1, out, outl, outsize, in, inl);
 	if (in == NULL) {
 		if (ctx->sh.msg == EIP93_MSG_ENGINE) {
+			/* The delegate's one-shot final: its size check first, and outl = inl. */
+			if (outsize < inl) {
+				ERR_raise(ERR_LIB_PROV, PROV_R_OUTPUT_BUFFER_TOO_SMALL);
+				return 0;
+			}
 			ok = eip93_offload_final(ctx, out, outl, outsize);
 			if (ok)
-				*outl = 0;
+				*outl = inl;
 			return ok;
 		}
 		if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
@@ -397,17 +449,6 @@ int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	return 1;
 }
 
-/*
- * OpenSSL 3.0's GCM takes a TLS fixed IV longer than the IV itself, computes
- * the invocation field's length as a negative number in unsigned arithmetic
- * and asks the DRBG for about 2^64 bytes when encrypting: the caller hangs.
- * Refuse it as the invalid IV length it is.
- */
-static int fixed_iv_too_long(const struct gcm_ctx *ctx, const OSSL_PARAM *p)
-{
-	return p != NULL && p->data_size != (size_t)-1 && p->data_size > ctx->sh.ivlen;
-}
-
 int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
 	struct gcm_ctx *ctx = vctx;
@@ -415,7 +456,7 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	struct param_scan ps;
 
 	scan_params(params, &ps);
-	if (fixed_iv_too_long(ctx, ps.iv_fixed)) {
+	if (fixed_iv_corrupts(&ps, ctx->sh.enc, ctx->sh.ivlen)) {
 		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_IV_LENGTH);
 		return 0;
 	}

@@ -111,10 +111,13 @@ enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, const char
 		return EIP93_SW_FAULT;
 	}
 	if (e == -EBADMSG) {
-		/* The delegate decides, as it would have; if it accepts, the engine was wrong. */
+		/*
+		 * The delegate decides, as it would have; if it accepts the same
+		 * message, tag and direction, the engine was wrong (gcm.c).
+		 */
 		ctx->engine_rejected = 1;
 		atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
-		return EIP93_SW_REPLAY;
+		return EIP93_SW_REFUSED;
 	}
 	return eip93_engine_failed(ctx, e, where);
 }

@@ -33,6 +33,7 @@ const char *eip93_sw_reason_name(enum eip93_sw_reason r)
 		[EIP93_SW_FAULT] = "fault",
 		[EIP93_SW_ADAPT] = "adaptive",
 		[EIP93_SW_SECCOMP] = "seccomp",
+		[EIP93_SW_REFUSED] = "tag-refused",
 	};
 
 	if ((unsigned int)r >= EIP93_SW_NREASONS)

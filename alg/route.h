@@ -8,8 +8,9 @@
  * enum eip93_sw_reason; nothing else in the provider decides.  Called once
  * per message (at the first data, or per TLS 1.2 record); the answer is kept
  * in the cipher context.  The reasons that only running the engine can show
- * (socket cap, errors, replays, integrity faults) and the process's sandbox
- * (seccomp, checked before a key would open its sockets) are the last five.
+ * (socket cap, errors, replays, integrity faults, refused tags) and the
+ * process's sandbox (seccomp, checked before a key would open its sockets)
+ * are outcomes, not inputs: they follow the rule's inputs in the enum.
  */
 #ifndef EIP93_ROUTE_H
 #define EIP93_ROUTE_H
@@ -35,6 +36,7 @@ enum eip93_sw_reason {
 	EIP93_SW_FAULT,	   /* the engine's result failed its integrity check */
 	EIP93_SW_ADAPT,	   /* adaptive routing: software measured cheaper now (adapt.h) */
 	EIP93_SW_SECCOMP, /* the process runs under a seccomp filter (or its state is unreadable) */
+	EIP93_SW_REFUSED, /* decryption: the engine refused the tag; software decides the message */
 	EIP93_SW_NREASONS
 };
 

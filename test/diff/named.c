@@ -378,6 +378,59 @@ static void n_copy_after_empty_update(struct tr *t, EVP_CIPHER_CTX *x, const EVP
 	free(out);
 }
 
+/* R1: EVP_Cipher(NULL, NULL, inl > 0) as the final of an engine message returns inl. */
+static void n_cipher_final_inl(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+			       const EVP_CIPHER *ref, const struct nshape *s)
+{
+	unsigned char *out = xmalloc(s->len + 64), tag[TAG_BUF];
+	int r;
+
+	(void)ref;
+	L_init(t, "init(c,key,iv)", x, c, s->key, s->iv, 1);
+	r = EVP_Cipher(x, NULL, s->aad, TLS12_AAD);
+	tr_log(t, "EVP_Cipher(aad)", r, -1, NULL, 0, 0);
+	r = EVP_Cipher(x, out, s->pt, (unsigned int)s->len);
+	tr_log(t, "EVP_Cipher(data)", r, -1, r > 0 ? out : NULL, s->len, 0);
+	r = EVP_Cipher(x, NULL, NULL, 5);
+	tr_log(t, "EVP_Cipher(NULL, NULL, 5)", r, -1, NULL, 0, 0);
+	memset(tag, 0, sizeof(tag));
+	L_ctrl(t, "GET_TAG", x, EVP_CTRL_AEAD_GET_TAG, TAG_MAX, tag, TAG_MAX, 0);
+	free(out);
+}
+
+/* R2: a decrypting context takes a fixed IV longer than its IV (OpenSSL 3.0 does). */
+static void n_iv_fixed_long_decrypt(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+				    const EVP_CIPHER *ref, const struct nshape *s)
+{
+	unsigned char out[12];
+
+	(void)ref;
+	L_init(t, "init(c,key,iv,dec)", x, c, s->key, s->iv, 0);
+	L_ctrl(t, "SET_IV_FIXED(13)", x, EVP_CTRL_GCM_SET_IV_FIXED, 13, (void *)s->junk, 0, 0);
+	log_size_param(t, "", x, OSSL_CIPHER_PARAM_IVLEN);
+	L_ctrl(t, "IV_GEN(8)", x, EVP_CTRL_GCM_IV_GEN, 8, out, 8, 0);
+}
+
+/* R2: AEAD_IVLEN and a fixed IV in one call: the IV length is applied first. */
+static void n_iv_fixed_with_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+				  const EVP_CIPHER *ref, const struct nshape *s)
+{
+	unsigned char out[8];
+	size_t ivlen = 24;
+	OSSL_PARAM p[3];
+
+	(void)ref;
+	L_init(t, "init(c,key,iv)", x, c, s->key, s->iv, 1);
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+						 (void *)s->junk, 16);
+	p[1] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
+	p[2] = OSSL_PARAM_construct_end();
+	L_set_params(t, "set_params(IV_FIXED 16, AEAD_IVLEN 24)", x, p);
+	log_size_param(t, "", x, OSSL_CIPHER_PARAM_IVLEN);
+	/* The invocation field is random (the DRBG): only the answer is compared. */
+	L_ctrl(t, "IV_GEN(8)", x, EVP_CTRL_GCM_IV_GEN, 8, out, 8, 1);
+}
+
 const struct n_script n_scripts[] = {
 	{ "tls-record-then-generic", n_tls_record_then_generic },
 	{ "tls-aad-zero-update", n_tls_aad_zero_update },
@@ -393,6 +446,9 @@ const struct n_script n_scripts[] = {
 	{ "rekey-after-zero-aad", n_rekey_after_zero_aad },
 	{ "copy-after-empty-update", n_copy_after_empty_update },
 	{ "tag-over-aad-refused-record", n_tag_over_aad_refused_record },
+	{ "cipher-final-inl", n_cipher_final_inl },
+	{ "iv-fixed-long-decrypt", n_iv_fixed_long_decrypt },
+	{ "iv-fixed-with-ivlen", n_iv_fixed_with_ivlen },
 };
 const size_t n_scripts_count = sizeof(n_scripts) / sizeof(n_scripts[0]);
 

@@ -175,6 +175,7 @@ static void test_names(void)
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_SOCKCAP), "socket-cap") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_FAULT), "fault") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_SECCOMP), "seccomp") == 0);
+	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_REFUSED), "tag-refused") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_IV), "iv") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_ADAPT), "adaptive") == 0);
 	CHECK(strcmp(eip93_sw_reason_name(EIP93_SW_NREASONS), "unknown") == 0);

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * eip93-review-check: the second review's findings that a differential
+ * test cannot show, on this host (hooks build, the fake engine):
+ *
+ *   fixed-iv   a TLS fixed IV that OpenSSL 3.0's GCM would write past its
+ *              buffers with (longer than the IV, encrypting; or longer than
+ *              its 128-byte IV buffer) is refused by eip93, through
+ *              set_params (with AEAD_IVLEN in the same call) and through
+ *              init parameters, and the process lives on.  Where the
+ *              default provider refuses these itself (OpenSSL >= 3.5) it
+ *              must refuse them too.
+ *   refused    a tag the engine rightly refused, then a legal change (the
+ *              right tag by init parameters; a change of direction) and a
+ *              final that software accepts: counted as a refused tag
+ *              (eip93-software-messages-tag-refused), never as an engine
+ *              fault, and the engine stays on (nine times: more than the
+ *              eight faults that would switch it off).
+ *
+ * Exit status 0 when every check holds; prints "N passed, N failed".
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+static int passed, failed;
+static OSSL_PROVIDER *p_eip93;
+static EVP_CIPHER *c_eip93, *c_default;
+
+static void check(int ok, const char *what)
+{
+	printf("%s - %s\n", ok ? "ok" : "not ok", what);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static uint64_t counter(const char *name)
+{
+	uint64_t v = 0;
+	OSSL_PARAM q[2] = { OSSL_PARAM_construct_uint64(name, &v), OSSL_PARAM_construct_end() };
+
+	return OSSL_PROVIDER_get_params(p_eip93, q) ? v : UINT64_MAX;
+}
+
+static int gate_enabled(void)
+{
+	char *gate = NULL;
+	OSSL_PARAM q[2] = { OSSL_PARAM_construct_utf8_ptr("eip93-gate", &gate, 0),
+			    OSSL_PARAM_construct_end() };
+
+	return OSSL_PROVIDER_get_params(p_eip93, q) && gate != NULL &&
+	       strncmp(gate, "enabled: ", 9) == 0 && strstr(gate, "software only") == NULL;
+}
+
+/* Fixed IV @len through set_params (with AEAD_IVLEN @ivlen, 0: none) or init parameters. */
+static int fixed_iv(const EVP_CIPHER *c, int enc, int via_init, size_t len, size_t ivlen)
+{
+	static unsigned char fixed[256];
+	unsigned char key[16] = { 1 }, iv[12] = { 2 };
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	OSSL_PARAM p[3];
+	int n = 0, r;
+
+	p[n++] =
+		OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, fixed, len);
+	if (ivlen != 0)
+		p[n++] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
+	p[n] = OSSL_PARAM_construct_end();
+	if (via_init) {
+		r = EVP_CipherInit_ex2(x, c, key, iv, enc, p);
+	} else {
+		r = EVP_CipherInit_ex2(x, c, key, iv, enc, NULL);
+		if (r > 0)
+			r = EVP_CIPHER_CTX_set_params(x, p);
+	}
+	EVP_CIPHER_CTX_free(x);
+	ERR_clear_error();
+	return r > 0;
+}
+
+static void check_fixed_iv(void)
+{
+	static const struct {
+		int enc, via_init;
+		size_t len, ivlen;
+		const char *what;
+	} cs[] = {
+		{ 1, 0, 10, 8, "encrypt: set_params{IV_FIXED 10, AEAD_IVLEN 8}" },
+		{ 1, 1, 13, 0, "encrypt: init with IV_FIXED 13 (12-byte IV)" },
+		{ 1, 0, 13, 0, "encrypt: set_params{IV_FIXED 13} (12-byte IV)" },
+		{ 0, 0, 200, 0, "decrypt: set_params{IV_FIXED 200} (past a 128-byte IV buffer)" },
+		{ 0, 1, 129, 0, "decrypt: init with IV_FIXED 129" },
+	};
+	int safe_default = OpenSSL_version_num() >= 0x30500000L;
+	char what[160];
+
+	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		snprintf(what, sizeof(what), "%s: refused by eip93", cs[i].what);
+		check(!fixed_iv(c_eip93, cs[i].enc, cs[i].via_init, cs[i].len, cs[i].ivlen), what);
+		if (safe_default) {
+			snprintf(what, sizeof(what), "%s: refused by the default provider too",
+				 cs[i].what);
+			check(!fixed_iv(c_default, cs[i].enc, cs[i].via_init, cs[i].len,
+					cs[i].ivlen),
+			      what);
+		}
+	}
+	/* What OpenSSL 3.0 accepts without harm stays accepted (eip93-diff compares them). */
+	check(fixed_iv(c_eip93, 0, 0, 13, 0) == fixed_iv(c_default, 0, 0, 13, 0),
+	      "decrypt: IV_FIXED 13 answered as the default provider answers");
+	check(fixed_iv(c_eip93, 1, 0, 16, 24) == fixed_iv(c_default, 1, 0, 16, 24),
+	      "encrypt: set_params{IV_FIXED 16, AEAD_IVLEN 24} answered as the default provider");
+}
+
+/* One message whose tag the engine refuses, then @variant's legal change and a final. */
+static int refused_message(int variant, int i)
+{
+	unsigned char key[16] = { 5 }, iv[12] = { (unsigned char)i }, pt[4096], ct[4096], out[4096];
+	unsigned char tag[16], bad[16];
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	OSSL_PARAM p[2];
+	int n, ok;
+
+	memset(pt, 0x33, sizeof(pt));
+	ok = EVP_EncryptInit_ex2(x, c_default, key, iv, NULL) &&
+	     EVP_EncryptUpdate(x, ct, &n, pt, sizeof(pt)) && EVP_EncryptFinal_ex(x, ct, &n) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0;
+	EVP_CIPHER_CTX_free(x);
+	memcpy(bad, tag, 16);
+	bad[0] ^= 1;
+	x = EVP_CIPHER_CTX_new();
+	ok = ok && EVP_DecryptInit_ex2(x, c_eip93, key, iv, NULL) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, bad) > 0 &&
+	     EVP_DecryptUpdate(x, out, &n, ct, sizeof(ct));
+	if (variant == 0) {
+		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, 16);
+		p[1] = OSSL_PARAM_construct_end();
+		ok = ok && EVP_DecryptInit_ex2(x, NULL, NULL, NULL, p) &&
+		     EVP_DecryptFinal_ex(x, out, &n);
+	} else {
+		ok = ok && EVP_EncryptInit_ex2(x, NULL, NULL, NULL, NULL) &&
+		     EVP_EncryptFinal_ex(x, out, &n);
+	}
+	EVP_CIPHER_CTX_free(x);
+	ERR_clear_error();
+	return ok;
+}
+
+static void check_refused(void)
+{
+	uint64_t f0 = counter("eip93-engine-faults"),
+		 r0 = counter("eip93-software-messages-tag-refused");
+	uint64_t e0 = counter("eip93-engine-messages");
+	int all = 1;
+	char what[160];
+
+	for (int variant = 0; variant < 2; variant++)
+		for (int i = 0; i < 9; i++)
+			all &= refused_message(variant, i);
+	check(all, "18 messages: the final after the change succeeds, as in the default provider");
+	snprintf(what, sizeof(what), "no engine fault counted (%llu)",
+		 (unsigned long long)(counter("eip93-engine-faults") - f0));
+	check(counter("eip93-engine-faults") == f0, what);
+	snprintf(what, sizeof(what), "18 refused tags counted (%llu)",
+		 (unsigned long long)(counter("eip93-software-messages-tag-refused") - r0));
+	check(counter("eip93-software-messages-tag-refused") - r0 == 18, what);
+	check(counter("eip93-engine-messages") == e0,
+	      "the refused messages are not engine messages");
+	check(gate_enabled(), "the engine is still on");
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	p_eip93 = OSSL_PROVIDER_load(NULL, "eip93");
+	(void)OSSL_PROVIDER_load(NULL, "default");
+	c_eip93 = EVP_CIPHER_fetch(NULL, "AES-128-GCM", "provider=eip93");
+	c_default = EVP_CIPHER_fetch(NULL, "AES-128-GCM", "provider=default");
+	if (p_eip93 == NULL || c_eip93 == NULL || c_default == NULL || !gate_enabled()) {
+		printf("not ok - eip93 with the gate open (hooks build, EIP93_TEST_ENGINE=fake)\n");
+		return 1;
+	}
+	if (strcmp(mode, "fixed-iv") == 0)
+		check_fixed_iv();
+	else if (strcmp(mode, "refused") == 0)
+		check_refused();
+	else {
+		fprintf(stderr, "usage: eip93-review-check fixed-iv|refused\n");
+		return 2;
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 && passed > 0 ? 0 : 1;
+}
