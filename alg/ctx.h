@@ -26,7 +26,9 @@ struct gcm_key {
 	unsigned char bytes[32]; /* kept for the lazy open and to spot the same key */
 	size_t len;
 	int set;
-	int failed; /* failed a check: software for its lifetime */
+	int failed;   /* failed a check: software for its lifetime */
+	int verified; /* these key bytes passed the known-answer check (here or in the
+			 context this one was copied from): not checked again */
 	struct eip93_engine_key ek;
 	EVP_CIPHER_CTX *ecb; /* AES-ECB with this key: keystream for verify.c */
 	uint64_t rng;	     /* picks the sampled block of each message */

@@ -16,9 +16,14 @@
  *              (eip93-software-messages-tag-refused), never as an engine
  *              fault, and the engine stays on (nine times: more than the
  *              eight faults that would switch it off).
+ *   copies     a keyed context's copies do not repeat the key check its
+ *              key passed: 4 threads x 25 messages, each on a fresh
+ *              EVP_CIPHER_CTX_copy() of one keyed context, all on the
+ *              engine and equal to the default provider's, one key check.
  *
  * Exit status 0 when every check holds; prints "N passed, N failed".
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -178,6 +183,85 @@ static void check_refused(void)
 	check(gate_enabled(), "the engine is still on");
 }
 
+#define COPY_THREADS 4
+#define COPY_MESSAGES 25
+#define COPY_LEN 8192
+
+static EVP_CIPHER_CTX *copy_src;
+static unsigned char copy_key[16] = { 7 };
+
+/* One message of @len on @x with nonce @i: ciphertext || tag into @out. */
+static int copy_message(EVP_CIPHER_CTX *x, int i, const unsigned char *pt, unsigned char *out)
+{
+	unsigned char iv[12] = { 0x42, (unsigned char)i, (unsigned char)(i >> 8) };
+	int n, m;
+
+	return EVP_EncryptInit_ex2(x, NULL, NULL, iv, NULL) &&
+	       EVP_EncryptUpdate(x, out, &n, pt, COPY_LEN) && n == COPY_LEN &&
+	       EVP_EncryptFinal_ex(x, out + n, &m) &&
+	       EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + COPY_LEN) > 0;
+}
+
+static void *copy_thread(void *arg)
+{
+	static unsigned char pt[COPY_LEN];
+	unsigned char out[COPY_LEN + 16], ref[COPY_LEN + 16];
+	int t = (int)(intptr_t)arg, bad = 0;
+	EVP_CIPHER_CTX *d = EVP_CIPHER_CTX_new();
+
+	if (d == NULL || !EVP_EncryptInit_ex2(d, c_default, copy_key, NULL, NULL))
+		bad = 1;
+	for (int i = 0; i < COPY_MESSAGES && !bad; i++) {
+		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+		int nonce = t * COPY_MESSAGES + i + 1;
+
+		if (x == NULL || !EVP_CIPHER_CTX_copy(x, copy_src) ||
+		    !copy_message(x, nonce, pt, out) || !copy_message(d, nonce, pt, ref) ||
+		    memcmp(out, ref, sizeof(out)) != 0)
+			bad = 1;
+		EVP_CIPHER_CTX_free(x);
+	}
+	EVP_CIPHER_CTX_free(d);
+	return (void *)(intptr_t)bad;
+}
+
+static void check_copies(void)
+{
+	static unsigned char pt[COPY_LEN];
+	unsigned char out[COPY_LEN + 16];
+	uint64_t k0 = counter("eip93-key-checks-passed"), e0 = counter("eip93-engine-messages");
+	pthread_t th[COPY_THREADS];
+	int bad = 0;
+	char what[160];
+
+	copy_src = EVP_CIPHER_CTX_new();
+	if (copy_src == NULL || !EVP_EncryptInit_ex2(copy_src, c_eip93, copy_key, NULL, NULL) ||
+	    !copy_message(copy_src, 0, pt, out)) {
+		check(0, "a keyed context and its first message");
+		return;
+	}
+	check(counter("eip93-key-checks-passed") == k0 + 1,
+	      "the first message checked the key on the engine");
+	for (int t = 0; t < COPY_THREADS; t++)
+		if (pthread_create(&th[t], NULL, copy_thread, (void *)(intptr_t)t) != 0)
+			bad = 1;
+	for (int t = 0; t < COPY_THREADS; t++) {
+		void *r = (void *)(intptr_t)1;
+
+		if (!bad)
+			pthread_join(th[t], &r);
+		bad |= r != NULL;
+	}
+	check(!bad, "100 messages on copies, from 4 threads, equal the default provider's");
+	snprintf(what, sizeof(what), "%llu of 101 messages on the engine",
+		 (unsigned long long)(counter("eip93-engine-messages") - e0));
+	check(counter("eip93-engine-messages") - e0 == 101, what);
+	snprintf(what, sizeof(what), "one key check for the key and its 100 copies (%llu)",
+		 (unsigned long long)(counter("eip93-key-checks-passed") - k0));
+	check(counter("eip93-key-checks-passed") - k0 == 1, what);
+	EVP_CIPHER_CTX_free(copy_src);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -194,8 +278,10 @@ int main(int argc, char **argv)
 		check_fixed_iv();
 	else if (strcmp(mode, "refused") == 0)
 		check_refused();
+	else if (strcmp(mode, "copies") == 0)
+		check_copies();
 	else {
-		fprintf(stderr, "usage: eip93-review-check fixed-iv|refused\n");
+		fprintf(stderr, "usage: eip93-review-check fixed-iv|refused|copies\n");
 		return 2;
 	}
 	printf("%d passed, %d failed\n", passed, failed);
