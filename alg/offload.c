@@ -166,8 +166,9 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 			r = EIP93_ENGINE_WRONG;
 		if (r != 0) {
 			if (in == out)
-				memcpy(out, ct, len); /* unverified plaintext never stays */
-			return r;		      /* the copy: ciphertext only */
+				memcpy(out, ct, len);  /* unverified plaintext never stays */
+			eip93_offload_release(ctx, 0); /* the copy: ciphertext only */
+			return r;
 		}
 	}
 	ctx->ctlen = len;
