@@ -250,7 +250,8 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	if (params != NULL)
 		scan_params(params, &ps);
 	/* The init's own IV comes first (an invalid one fails the init before its parameters). */
-	if (fixed_iv_corrupts(&ps, enc, iv == NULL ? ctx->sh.ivlen : ivlen) &&
+	if (ps.iv_fixed != NULL &&
+	    fixed_iv_corrupts(&ps, enc, iv == NULL ? ctx->sh.ivlen : ivlen) &&
 	    (iv == NULL || (ivlen > 0 && ivlen <= DELEGATE_IV_MAX))) {
 		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_IV_LENGTH);
 		return 0;
@@ -457,7 +458,7 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	struct param_scan ps;
 
 	scan_params(params, &ps);
-	if (fixed_iv_corrupts(&ps, ctx->sh.enc, ctx->sh.ivlen)) {
+	if (ps.iv_fixed != NULL && fixed_iv_corrupts(&ps, ctx->sh.enc, ctx->sh.ivlen)) {
 		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_IV_LENGTH);
 		return 0;
 	}
