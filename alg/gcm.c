@@ -203,29 +203,29 @@ static unsigned int params_keep(const struct param_scan *ps)
 #define DELEGATE_IV_MAX 128
 
 /*
- * A TLS fixed IV longer than the IV: OpenSSL 3.0's GCM checks the
- * invocation field's length as (ivlen - len) in unsigned arithmetic, so it
- * accepts any longer fixed part, copies it into its 128-byte IV buffer (past
- * the buffer's end when longer than that) and, encrypting, fills "the rest"
- * with ivlen - len = about 2^64 random bytes from the end of the fixed part
- * on: it writes over the context and the heap until the process dies
- * (SIGSEGV).  Where it would, eip93 refuses the call (invalid IV length)
- * before the delegate sees it; everything else it accepts goes through
+ * A TLS fixed IV longer than the IV: the default provider's GCM (OpenSSL
+ * 3.0.22 and 3.5.7 alike; later branches check it) tests the invocation
+ * field's length as (ivlen - len) in unsigned arithmetic, so it accepts any
+ * longer fixed part, copies it into its 128-byte IV buffer (past the
+ * buffer's end, over the rest of its context, when longer than that) and,
+ * encrypting, fills "the rest" with ivlen - len = about 2^64 random bytes
+ * from the end of the fixed part on: it writes over the heap until the
+ * process dies (SIGSEGV).  Where it would, eip93 refuses the call (invalid
+ * IV length) before the delegate sees it; everything else goes through
  * (decrypting, a fixed part up to the buffer's size is only copied).
- * OpenSSL 3.5 refuses a longer fixed part itself: there the delegate
- * decides.  @enc and @ivlen: the direction and IV length the call's fixed
- * IV meets; the call's own IV length comes first (the delegate applies it
- * first).  Returns 1 when the call must be refused.
+ * @enc and @ivlen: the direction and IV length the fixed IV meets.  The
+ * call's own IV length counts if the delegate applies it first: OpenSSL 3.0
+ * applies a call's parameters in a fixed order (the IV length before the
+ * fixed IV), 3.5 in the order of the list.  Returns 1: refuse.
  */
 static int fixed_iv_corrupts(const struct param_scan *ps, int enc, size_t ivlen)
 {
 	const OSSL_PARAM *p = ps->iv_fixed;
 	size_t len, sz;
 
-	if (p == NULL || p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == (size_t)-1 ||
-	    OpenSSL_version_num() >= 0x30500000L)
+	if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == (size_t)-1)
 		return 0;
-	if (ps->ivlen != NULL) {
+	if (ps->ivlen != NULL && (OpenSSL_version_num() < 0x30500000L || ps->ivlen < p)) {
 		if (!OSSL_PARAM_get_size_t(ps->ivlen, &sz) || sz == 0 || sz > DELEGATE_IV_MAX)
 			return 0; /* the delegate refuses the call there, first */
 		ivlen = sz;

@@ -421,11 +421,17 @@ static void n_iv_fixed_with_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIP
 
 	(void)ref;
 	L_init(t, "init(c,key,iv)", x, c, s->key, s->iv, 1);
-	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+	/*
+	 * Listed IV length first: OpenSSL 3.5 applies a call's parameters in
+	 * list order (and, like 3.0, writes past its buffers on a fixed part
+	 * longer than the IV it meets), 3.0 the IV length first whatever the
+	 * order.
+	 */
+	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
+	p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
 						 (void *)s->junk, 16);
-	p[1] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
 	p[2] = OSSL_PARAM_construct_end();
-	L_set_params(t, "set_params(IV_FIXED 16, AEAD_IVLEN 24)", x, p);
+	L_set_params(t, "set_params(AEAD_IVLEN 24, IV_FIXED 16)", x, p);
 	log_size_param(t, "", x, OSSL_CIPHER_PARAM_IVLEN);
 	/* The invocation field is random (the DRBG): only the answer is compared. */
 	L_ctrl(t, "IV_GEN(8)", x, EVP_CTRL_GCM_IV_GEN, 8, out, 8, 1);

@@ -3,13 +3,13 @@
  * eip93-review-check: the second review's findings that a differential
  * test cannot show, on this host (hooks build, the fake engine):
  *
- *   fixed-iv   a TLS fixed IV that OpenSSL 3.0's GCM would write past its
- *              buffers with (longer than the IV, encrypting; or longer than
- *              its 128-byte IV buffer) is refused by eip93, through
- *              set_params (with AEAD_IVLEN in the same call) and through
- *              init parameters, and the process lives on.  Where the
- *              default provider refuses these itself (OpenSSL >= 3.5) it
- *              must refuse them too.
+ *   fixed-iv   a TLS fixed IV that the default provider's GCM would write
+ *              past its buffers with (longer than the IV, encrypting; or
+ *              longer than its 128-byte IV buffer; OpenSSL 3.0.22 and
+ *              3.5.7 both do) is refused by eip93, through set_params
+ *              (with AEAD_IVLEN in the same call) and through init
+ *              parameters, and the process lives on.  (The default
+ *              provider is not asked: it would crash.)
  *   refused    a tag the engine rightly refused, then a legal change (the
  *              right tag by init parameters; a change of direction) and a
  *              final that software accepts: counted as a refused tag
@@ -105,25 +105,15 @@ static void check_fixed_iv(void)
 		{ 0, 0, 200, 0, "decrypt: set_params{IV_FIXED 200} (past a 128-byte IV buffer)" },
 		{ 0, 1, 129, 0, "decrypt: init with IV_FIXED 129" },
 	};
-	int safe_default = OpenSSL_version_num() >= 0x30500000L;
 	char what[160];
 
 	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
 		snprintf(what, sizeof(what), "%s: refused by eip93", cs[i].what);
 		check(!fixed_iv(c_eip93, cs[i].enc, cs[i].via_init, cs[i].len, cs[i].ivlen), what);
-		if (safe_default) {
-			snprintf(what, sizeof(what), "%s: refused by the default provider too",
-				 cs[i].what);
-			check(!fixed_iv(c_default, cs[i].enc, cs[i].via_init, cs[i].len,
-					cs[i].ivlen),
-			      what);
-		}
 	}
-	/* What OpenSSL 3.0 accepts without harm stays accepted (eip93-diff compares them). */
+	/* What the default provider takes without harm stays accepted (eip93-diff compares). */
 	check(fixed_iv(c_eip93, 0, 0, 13, 0) == fixed_iv(c_default, 0, 0, 13, 0),
 	      "decrypt: IV_FIXED 13 answered as the default provider answers");
-	check(fixed_iv(c_eip93, 1, 0, 16, 24) == fixed_iv(c_default, 1, 0, 16, 24),
-	      "encrypt: set_params{IV_FIXED 16, AEAD_IVLEN 24} answered as the default provider");
 }
 
 /* One message whose tag the engine refuses, then @variant's legal change and a final. */
