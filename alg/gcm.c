@@ -171,22 +171,50 @@ static void scan_params(const OSSL_PARAM params[], struct param_scan *s)
 		s->other = 1;
 }
 
-/* The delegate accepted the parameters: move the shadow state in the order it applies them. */
-static void shadow_params(struct gcm_ctx *ctx, const struct param_scan *ps)
+/*
+ * The delegate accepted the parameters: move the shadow state in the order
+ * it applied them.  OpenSSL 3.0's GCM applies them in a fixed order (tag,
+ * IV length, record AAD, fixed IV, invocation field), 3.5's in the order of
+ * the list.
+ */
+static void shadow_param(struct gcm_ctx *ctx, const OSSL_PARAM *p, enum eip93_shadow_event ev)
 {
 	size_t sz;
 
-	if (ps->tag != NULL && ps->tag->data != NULL)
-		eip93_shadow_ev(ctx, EIP93_EV_TAG, ps->tag->data, ps->tag->data_size);
-	if (ps->ivlen != NULL && OSSL_PARAM_get_size_t(ps->ivlen, &sz))
-		eip93_shadow_ev(ctx, EIP93_EV_IVLEN, NULL, sz);
-	if (ps->tls_aad != NULL && ps->tls_aad->data != NULL)
-		eip93_shadow_ev(ctx, EIP93_EV_TLS_AAD, ps->tls_aad->data, ps->tls_aad->data_size);
-	if (ps->iv_fixed != NULL && ps->iv_fixed->data != NULL)
-		eip93_shadow_ev(ctx, EIP93_EV_IV_FIXED, ps->iv_fixed->data,
-				ps->iv_fixed->data_size);
-	if (ps->iv_inv != NULL && ps->iv_inv->data != NULL)
-		eip93_shadow_ev(ctx, EIP93_EV_IV_INV, ps->iv_inv->data, ps->iv_inv->data_size);
+	if (ev == EIP93_EV_IVLEN) {
+		if (OSSL_PARAM_get_size_t(p, &sz))
+			eip93_shadow_ev(ctx, EIP93_EV_IVLEN, NULL, sz);
+	} else if (p->data != NULL) {
+		eip93_shadow_ev(ctx, ev, p->data, p->data_size);
+	}
+}
+
+static void shadow_params(struct gcm_ctx *ctx, const struct param_scan *ps)
+{
+	const OSSL_PARAM *p[5] = { ps->tag, ps->ivlen, ps->tls_aad, ps->iv_fixed, ps->iv_inv };
+	enum eip93_shadow_event ev[5] = { EIP93_EV_TAG, EIP93_EV_IVLEN, EIP93_EV_TLS_AAD,
+					  EIP93_EV_IV_FIXED, EIP93_EV_IV_INV };
+	size_t n = 0;
+
+	for (size_t i = 0; i < 5; i++)
+		if (p[i] != NULL) {
+			p[n] = p[i];
+			ev[n++] = ev[i];
+		}
+	/* Several at once under 3.5: in list order (insertion sort of at most five). */
+	if (n > 1 && OpenSSL_version_num() >= 0x30500000L)
+		for (size_t i = 1; i < n; i++)
+			for (size_t j = i; j > 0 && p[j] < p[j - 1]; j--) {
+				const OSSL_PARAM *tp = p[j];
+				enum eip93_shadow_event te = ev[j];
+
+				p[j] = p[j - 1];
+				ev[j] = ev[j - 1];
+				p[j - 1] = tp;
+				ev[j - 1] = te;
+			}
+	for (size_t i = 0; i < n; i++)
+		shadow_param(ctx, p[i], ev[i]);
 }
 
 /*
@@ -292,7 +320,8 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	e.ev = EIP93_EV_INIT;
 	e.has_key = key != NULL;
 	eip93_shadow_move(&ctx->sh, &e);
-	shadow_params(ctx, &ps);
+	if (params != NULL)
+		shadow_params(ctx, &ps);
 	return 1;
 }
 
