@@ -437,6 +437,42 @@ static void n_iv_fixed_with_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIP
 	L_ctrl(t, "IV_GEN(8)", x, EVP_CTRL_GCM_IV_GEN, 8, out, 8, 1);
 }
 
+/*
+ * A fixed IV listed before an IV length change in one call, then a
+ * decryption: OpenSSL 3.5 applies the list in order (the IV is finished
+ * when its length changes after the fixed part), 3.0 the IV length first.
+ */
+static void n_fixed_then_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+			       const EVP_CIPHER *ref, const struct nshape *s)
+{
+	unsigned char iv16[16], iv12[12], tag[TAG_BUF], *ct = xmalloc(s->len + 64);
+	size_t ivlen = 16, twelve = 12;
+	OSSL_PARAM p[3];
+
+	memcpy(iv16, s->iv2, 12);
+	memcpy(iv16 + 12, s->junk, 4);
+	L_init(t, "init(c,key,dec)", x, c, s->key, NULL, 0);
+	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
+	p[1] = OSSL_PARAM_construct_end();
+	L_set_params(t, "set_params(AEAD_IVLEN 16)", x, p);
+	tr_log(t, "init(iv 16)", EVP_DecryptInit_ex2(x, NULL, NULL, iv16, NULL), -1, NULL, 0, 0);
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+						 (void *)s->fixed, 4);
+	p[1] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &twelve);
+	p[2] = OSSL_PARAM_construct_end();
+	L_set_params(t, "set_params(IV_FIXED 4, AEAD_IVLEN 12)", x, p);
+	/*
+	 * A message that would authenticate under the IV the fixed part and the
+	 * old IV's bytes make, without AAD (the AAD update is refused): 3.5
+	 * refuses the data, as the IV is finished; 3.0 takes it.
+	 */
+	memcpy(iv12, s->fixed, 4);
+	memcpy(iv12 + 4, iv16 + 4, 8);
+	ref_seal(ref, s->key, iv12, 12, NULL, 0, s->pt, s->len, ct, tag, TAG_MAX);
+	n_message(t, x, 0, s, ct, tag);
+	free(ct);
+}
+
 const struct n_script n_scripts[] = {
 	{ "tls-record-then-generic", n_tls_record_then_generic },
 	{ "tls-aad-zero-update", n_tls_aad_zero_update },
@@ -455,6 +491,7 @@ const struct n_script n_scripts[] = {
 	{ "cipher-final-inl", n_cipher_final_inl },
 	{ "iv-fixed-long-decrypt", n_iv_fixed_long_decrypt },
 	{ "iv-fixed-with-ivlen", n_iv_fixed_with_ivlen },
+	{ "fixed-then-ivlen", n_fixed_then_ivlen },
 };
 const size_t n_scripts_count = sizeof(n_scripts) / sizeof(n_scripts[0]);
 
