@@ -192,11 +192,17 @@ static int copy_message(EVP_CIPHER_CTX *x, int i, const unsigned char *pt, unsig
 	       EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + COPY_LEN) > 0;
 }
 
+struct copy_job {
+	int t;	 /* thread number */
+	int bad; /* set by the thread */
+};
+
 static void *copy_thread(void *arg)
 {
 	static unsigned char pt[COPY_LEN];
 	unsigned char out[COPY_LEN + 16], ref[COPY_LEN + 16];
-	int t = (int)(intptr_t)arg, bad = 0;
+	struct copy_job *job = arg;
+	int t = job->t, bad = 0;
 	EVP_CIPHER_CTX *d = EVP_CIPHER_CTX_new();
 
 	if (d == NULL || !EVP_EncryptInit_ex2(d, c_default, copy_key, NULL, NULL))
@@ -212,7 +218,8 @@ static void *copy_thread(void *arg)
 		EVP_CIPHER_CTX_free(x);
 	}
 	EVP_CIPHER_CTX_free(d);
-	return (void *)(intptr_t)bad;
+	job->bad = bad;
+	return NULL;
 }
 
 static void check_copies(void)
@@ -221,7 +228,8 @@ static void check_copies(void)
 	unsigned char out[COPY_LEN + 16];
 	uint64_t k0 = counter("eip93-key-checks-passed"), e0 = counter("eip93-engine-messages");
 	pthread_t th[COPY_THREADS];
-	int bad = 0;
+	struct copy_job job[COPY_THREADS];
+	int bad = 0, started = 0;
 	char what[160];
 
 	copy_src = EVP_CIPHER_CTX_new();
@@ -232,16 +240,16 @@ static void check_copies(void)
 	}
 	check(counter("eip93-key-checks-passed") == k0 + 1,
 	      "the first message checked the key on the engine");
-	for (int t = 0; t < COPY_THREADS; t++)
-		if (pthread_create(&th[t], NULL, copy_thread, (void *)(intptr_t)t) != 0)
-			bad = 1;
 	for (int t = 0; t < COPY_THREADS; t++) {
-		void *r = (void *)(intptr_t)1;
-
-		if (!bad)
-			pthread_join(th[t], &r);
-		bad |= r != NULL;
+		job[t] = (struct copy_job){ t, 1 };
+		if (pthread_create(&th[t], NULL, copy_thread, &job[t]) != 0)
+			break;
+		started++;
 	}
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	for (int t = 0; t < COPY_THREADS; t++)
+		bad |= t >= started || job[t].bad;
 	check(!bad, "100 messages on copies, from 4 threads, equal the default provider's");
 	snprintf(what, sizeof(what), "%llu of 101 messages on the engine",
 		 (unsigned long long)(counter("eip93-engine-messages") - e0));
