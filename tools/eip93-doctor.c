@@ -343,7 +343,7 @@ static int check_kernel(void)
 			       "more than OpenSSL's whole software AES-GCM, so the calibration "
 			       "keeps the engine off (or to few sizes); correct either way. "
 			       "To get it: modprobe ghash-ce where the kernel has it (Debian "
-			       "arm64: /usr/lib/modules-load.d/eip93.conf loads it at boot); "
+			       "arm64: eip93-ghash.service loads it at boot); "
 			       "stock OpenWrt images do not build it: build the image in a "
 			       "full OpenWrt buildroot with CONFIG_CRYPTO_GHASH_ARM64_CE in "
 			       "the kernel config. Then run eip93-doctor calibrate");
