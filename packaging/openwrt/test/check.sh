@@ -226,6 +226,14 @@ if out=$(OPENSSL_CONF=$root/etc/ssl/openssl.cnf OPENSSL_MODULES=$hooksdir "$stan
 echo "$out" | sed 's/^/   /'
 grep -Eq '^eip93-stanza: [1-9][0-9]* cases, 0 failed;' <<<"$out" && ok "every known answer right" ||
     bad "eip93-stanza: no case or a failed one"
+# That eip93 is the one the generated configuration loaded, with the
+# fragment's section: "enable = no" there leaves eip93-stanza no AES-GCM.
+sed -i 's/^# enable = yes .*/enable = no/' "$root/etc/ssl/modules.cnf.d/eip93.cnf"
+if grep -qx 'enable = no' "$root/etc/ssl/modules.cnf.d/eip93.cnf" &&
+    ! OPENSSL_CONF=$root/etc/ssl/openssl.cnf OPENSSL_MODULES=$hooksdir "$stanza" "$tmp/kat.txt" >/dev/null 2>&1; then
+    ok "control: with enable = no in the fragment the same run finds no eip93 AES-GCM"
+else bad "control: eip93-stanza ignores the fragment"; fi
+cp "$tmp/eip93.cnf.orig" "$root/etc/ssl/modules.cnf.d/eip93.cnf"
 # The same configuration and module: one 16 KiB message each way, eip93
 # against the default provider, must be carried by the (fake) engine.
 if out=$(OPENSSL_CONF=$root/etc/ssl/openssl.cnf OPENSSL_MODULES=$hooksdir "$offload" 16384 2>&1); then
