@@ -252,7 +252,7 @@ owrt_root "$box"
 boot "$box" >/dev/null
 onbox() { # SCRIPT: run it on the "box"
     sed "s|/etc/|$box/etc/|g" "$1" >"$tmp/onbox.sh"
-    OWRT_ROOT=$box PATH="$here/model:$PATH" IPKG_INSTROOT= sh "$tmp/onbox.sh" 2>&1
+    OWRT_ROOT=$box PATH="$here/model:$PATH" IPKG_INSTROOT='' sh "$tmp/onbox.sh" 2>&1
 }
 prov_on() { grep -qx 'eip93=eip93_sect' "$box/var/etc/ssl/providers.cnf"; }
 listed() { osl "$box" "$box/usr/lib/ossl-modules" list -providers | grep -q '^  eip93$'; }
