@@ -17,6 +17,9 @@ OWRT_REV=e3c5e563f5d52267e482d543274e89e630525afc # github.com/openwrt/openwrt
 #       uci command (-q get, -q delete, commit)  -> model/uci-lib.sh, model/uci
 #   include/openssl-module.mk (Package/openssl/add-provider: conffiles,
 #       install, postinst, postrm)              -> stub/openssl-module.mk
+#       (read at ab86e8a85a0e595ceceb07c74b00fe0e2b7507fe, the version at
+#       hand; OWRT_REV's package/libs/openssl/Makefile calls it the same way
+#       for libopenssl-legacy)
 #   package/libs/openssl/patches/150-openssl.cnf-add-engines-conf.patch
 #       (providers.cnf inside [provider_sect]; engines.cnf, engines.cnf.d and
 #       modules.cnf.d inside [engines_sect])    -> owrt_openssl_cnf below

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Stand-in for OpenWrt's include/openssl-module.mk (see stub/rules.mk), in
-# this project's own words.  It follows the upstream file at the revision
-# named in ../check.sh (OWRT_REV): Package/openssl/add-provider,NAME[,PKG]
+# this project's own words.  It follows the upstream file as named in
+# ../check.sh (read at openwrt/openwrt ab86e8a85a0e; OWRT_REV uses it):
+# Package/openssl/add-provider,NAME[,PKG]
 # gives the package PKG (default libopenssl-NAME)
 #   conffiles  /etc/ssl/modules.cnf.d/NAME.cnf
 #   install    PKG_INSTALL_DIR/usr/lib/ossl-modules/NAME.so (program mode)
