@@ -338,13 +338,15 @@ static int check_kernel(void)
 	if (bound >= 0) {
 		fact("GHASH", "%s", eip93_gate_ghash_note(eip93_kalg_names[bound]));
 		if (bound == 1)
-			advise("the table GHASH (ghash-generic) costs about 39 cycles/byte on a "
-			       "Cortex-A53, more than OpenSSL's whole software AES-GCM: load the "
-			       "NEON "
-			       "GHASH (modprobe ghash-ce; OpenWrt: kmod-crypto-ghash-arm64-ce; "
-			       "Debian: "
-			       "/usr/lib/modules-load.d/eip93.conf) and run eip93-doctor "
-			       "calibrate");
+			advise("no NEON GHASH here, so the kernel's GCM uses the table "
+			       "GHASH (ghash-generic): about 39 cycles/byte on a Cortex-A53, "
+			       "more than OpenSSL's whole software AES-GCM, so the calibration "
+			       "keeps the engine off (or to few sizes); correct either way. "
+			       "To get it: modprobe ghash-ce where the kernel has it (Debian "
+			       "arm64: eip93-ghash.service loads it at boot); "
+			       "stock OpenWrt images do not build it: build the image in a "
+			       "full OpenWrt buildroot with CONFIG_CRYPTO_GHASH_ARM64_CE in "
+			       "the kernel config. Then run eip93-doctor calibrate");
 		return 1;
 	}
 	{
@@ -411,7 +413,7 @@ static int check_kernel(void)
 	} else {
 		advise("ctr(aes-eip93) is registered but gcm_base() does not bind: load the GCM "
 		       "template and a GHASH (modprobe gcm ghash-ce, or ghash-generic; OpenWrt: "
-		       "kmod-crypto-gcm, kmod-crypto-ghash-arm64-ce) and AF_ALG's aead type "
+		       "kmod-crypto-gcm, which brings ghash-generic) and AF_ALG's aead type "
 		       "(algif_aead; OpenWrt: kmod-crypto-user)");
 	}
 	return 0;

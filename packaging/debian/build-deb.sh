@@ -10,12 +10,16 @@
 #       <multiarch modulesdir>/eip93.so (the release module, stripped)
 #       /usr/share/doc/openssl-provider-eip93/{README.md,copyright,changelog.Debian.gz}
 #       /usr/share/doc/openssl-provider-eip93/examples/openssl.cnf.example
-#       /usr/lib/modules-load.d/eip93.conf (arm64 only: ghash-ce, the NEON GHASH)
+#       /usr/lib/systemd/system/eip93-ghash.service (arm64 only: loads ghash-ce,
+#       the NEON GHASH, at boot where the kernel has it; enabled by postinst
+#       with deb-systemd-helper, masked by postrm on removal, purged on purge)
 #   eip93-doctor_<ver>-1_<arch>.deb            Multi-Arch: foreign
 #       /usr/bin/eip93-doctor, /var/lib/eip93/ (the calibration's directory)
 #       /usr/lib/systemd/system/eip93-calibrate.service (at boot, when the
-#       calibration is missing or stale); postinst calibrates (skipped with a
-#       message where the engine is absent, or when installing into DPKG_ROOT)
+#       calibration is missing or stale), enabled by postinst with
+#       deb-systemd-helper as dh_installsystemd does (masked on removal,
+#       forgotten on purge); postinst calibrates (skipped with a message where
+#       the engine is absent, or when installing into DPKG_ROOT)
 # Nothing in /etc is shipped or changed: enabling the provider is an edit of
 # /etc/ssl/openssl.cnf that the operator makes (docs/operations.md).
 # Prints the paths of the two packages.
@@ -114,12 +118,16 @@ docdir "$root" "$p"
 install -m0644 "$src/README.md" "$root/usr/share/doc/$p/README.md"
 install -d -m0755 "$root/usr/share/doc/$p/examples"
 install -m0644 "$src/openssl.cnf.example" "$root/usr/share/doc/$p/examples/openssl.cnf.example"
+prov_depends="libc6 (>= 2.34), libssl3 (>= 3.0.0)"
 if [[ "$arch" == arm64 ]]; then
-    # The NEON GHASH is a module without an alias for its driver name: load it at boot.
-    install -d -m0755 "$root/usr/lib/modules-load.d"
-    printf '# eip93: the arm64 NEON GHASH (ghash-neon) for gcm_base(ctr(aes-eip93),ghash-neon)\nghash-ce\n' \
-        >"$root/usr/lib/modules-load.d/eip93.conf"
-    chmod 0644 "$root/usr/lib/modules-load.d/eip93.conf"
+    # The NEON GHASH is a module without an alias for its driver name: a unit
+    # loads it at boot where the kernel has it (not modules-load.d, which
+    # fails on kernels without ghash-ce: eip93-ghash.service says why).
+    install -d -m0755 "$root/usr/lib/systemd/system"
+    install -m0644 "$here/eip93-ghash.service" "$root/usr/lib/systemd/system/eip93-ghash.service"
+    install -m0755 "$here/provider.postinst" "$root/DEBIAN/postinst"
+    install -m0755 "$here/provider.postrm" "$root/DEBIAN/postrm"
+    prov_depends+=", init-system-helpers (>= 1.54~)"
 fi
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: $p
@@ -130,7 +138,7 @@ Section: libs
 Priority: optional
 Maintainer: $maintainer
 Installed-Size: 0
-Depends: libc6 (>= 2.34), libssl3 (>= 3.0.0)
+Depends: $prov_depends
 Suggests: eip93-doctor
 Description: OpenSSL provider for AES-GCM on the Airoha AN7581/EN7581 EIP93
  eip93.so is an OpenSSL 3 provider registering AES-128/192/256-GCM. On an
@@ -165,7 +173,8 @@ Section: utils
 Priority: optional
 Maintainer: $maintainer
 Installed-Size: 0
-Depends: libc6 (>= 2.34), libssl3 (>= 3.0.0), openssl-provider-eip93 (= $deb_version)
+Depends: libc6 (>= 2.34), libssl3 (>= 3.0.0), openssl-provider-eip93 (= $deb_version),
+ init-system-helpers (>= 1.54~)
 Description: explains why the eip93 OpenSSL provider is (not) offloading
  eip93-doctor prints every fact the eip93 provider's gate reads (device tree,
  CPU hwcaps, kernel and OpenSSL FIPS state, AF_ALG policy and binds), the

@@ -97,8 +97,12 @@ add_test(NAME packaging_debian_arm64 COMMAND ${PROJECT_SOURCE_DIR}/packaging/deb
   ${ARM64_CROSS} ${OPENSSL_CLI} foreign)
 set_tests_properties(packaging_debian_arm64 PROPERTIES LABELS "packaging;arm64"
   FIXTURES_REQUIRED arm64_cross TIMEOUT 300)
+# The OpenWrt package against models of OpenWrt's openssl.init and
+# openssl-module.mk; the known answers and the engine path need the
+# test-hooks module, eip93-stanza and eip93-offload-check.
 add_test(NAME packaging_openwrt COMMAND ${PROJECT_SOURCE_DIR}/packaging/openwrt/test/check.sh
-  $<TARGET_FILE:eip93> $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_VERSION})
+  $<TARGET_FILE:eip93> $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_VERSION}
+  $<TARGET_FILE:eip93_hooks> $<TARGET_FILE:eip93-stanza> $<TARGET_FILE:eip93-offload-check>)
 set_tests_properties(packaging_openwrt PROPERTIES LABELS "packaging" TIMEOUT 300)
 
 # The doctor on the build machine: every section, the verdict, exit status 1.
