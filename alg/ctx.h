@@ -26,9 +26,10 @@ struct gcm_key {
 	unsigned char bytes[32]; /* kept for the lazy open and to spot the same key */
 	size_t len;
 	int set;
-	int failed;   /* failed a check: software for its lifetime */
-	int verified; /* these key bytes passed the known-answer check (here or in the
-			 context this one was copied from): not checked again */
+	int failed;	  /* failed a check: software for its lifetime */
+	int verified_pid; /* these key bytes passed the known-answer check in this process
+			     (here or in the context this one was copied from): not checked
+			     again; a forked child checks them again (0: not verified) */
 	struct eip93_engine_key ek;
 	EVP_CIPHER_CTX *ecb; /* AES-ECB with this key: keystream for verify.c */
 	uint64_t rng;	     /* picks the sampled block of each message */

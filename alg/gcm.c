@@ -74,7 +74,7 @@ void *eip93_gcm_dupctx(void *vctx)
 	dst->key.len = src->key.len;
 	dst->key.set = src->key.set;
 	dst->key.failed = src->key.failed;
-	dst->key.verified = src->key.verified;
+	dst->key.verified_pid = src->key.verified_pid;
 	eip93_engine_key_init(&dst->key.ek);
 	memcpy(dst->mtag, src->mtag, sizeof(dst->mtag));
 	dst->owed = src->owed;

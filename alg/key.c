@@ -78,7 +78,7 @@ enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const cha
 	if (resource_error(err))
 		return EIP93_SW_ERROR;
 	env->engine->key_close(&ctx->key.ek);
-	ctx->key.verified = 0; /* reopened after an engine error: checked again */
+	ctx->key.verified_pid = 0; /* reopened after an engine error: checked again */
 	eip93_stat_add(&env->stats->engine_errors, 1);
 	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
 	if (n >= EIP93_ENGINE_MAX_ERRORS)
@@ -140,7 +140,7 @@ void eip93_key_forget(struct gcm_ctx *ctx)
 	OPENSSL_cleanse(ctx->key.bytes, sizeof(ctx->key.bytes));
 	ctx->key.set = 0;
 	ctx->key.failed = 0;
-	ctx->key.verified = 0;
+	ctx->key.verified_pid = 0;
 }
 
 void eip93_key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen)
@@ -304,7 +304,7 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 	struct eip93_alg_env *env = ctx->env;
 	struct eip93_stats *st = env->stats;
 	struct eip93_engine_cfg cfg;
-	int r;
+	int r, verified;
 
 	if (ctx->key.failed)
 		return EIP93_SW_KEYCHECK;
@@ -327,7 +327,8 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 	 * bytes on the same engine (its own sockets; every result is still
 	 * checked, verify.c).  A copy-per-message caller pays one check.
 	 */
-	if (r == 0 && !ctx->key.verified)
+	verified = ctx->key.verified_pid == (int)getpid();
+	if (r == 0 && !verified)
 		r = key_check(ctx);
 	if (r == -EBADMSG) {
 		/* A wrong answer: this key stays in software, and the engine is suspect. */
@@ -345,9 +346,9 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 		eip93_engine_failed(ctx, r, "key check");
 		return EIP93_SW_KEYCHECK;
 	}
-	if (!ctx->key.verified)
+	if (!verified)
 		eip93_stat_add(&st->key_checks_passed, 1);
-	ctx->key.verified = 1;
+	ctx->key.verified_pid = (int)getpid();
 	atomic_store_explicit(&env->consecutive_errors, 0, memory_order_relaxed);
 	if (env->on_first_engine != NULL && !atomic_exchange(&env->first_engine_done, 1))
 		env->on_first_engine(env);
