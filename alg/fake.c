@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,10 @@ static int set_num(struct eip93_fake_plan *p, const char *s, const char *eq, lon
 		p->count = (unsigned long)num;
 	else if (KEY(s, eq, "mask"))
 		p->mask = (unsigned char)num;
+	else if (KEY(s, eq, "byte") && num >= 0 && num <= 16)
+		p->byte = (unsigned long)num;
+	else if (KEY(s, eq, "at"))
+		p->at = num;
 	else
 		return -EINVAL;
 	return 0;
@@ -96,7 +101,8 @@ static int set_num(struct eip93_fake_plan *p, const char *s, const char *eq, lon
 int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 {
 	static const char *const sites[] = { "none", "probe", "open", "seal", "unseal", "data" };
-	static const char *const kinds[] = { "errno", "short", "badmsg", "keystream", "nowrite" };
+	static const char *const kinds[] = { "errno",	"short", "badmsg", "keystream",
+					     "nowrite", "tail",	 "page" };
 
 	memset(p, 0, sizeof(*p));
 	while (*s != '\0') {
@@ -118,7 +124,7 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 				return -EINVAL;
 			p->site = (enum eip93_fake_site)v;
 		} else if (KEY(s, eq, "kind")) {
-			v = parse_enum(eq + 1, vlen, kinds, 5);
+			v = parse_enum(eq + 1, vlen, kinds, 7);
 			if (v < 0)
 				return -EINVAL;
 			p->kind = (enum eip93_fake_kind)v;
@@ -265,14 +271,32 @@ static int gcm_unseal(const struct fake_key *fk, const unsigned char *iv, const 
 /*
  * The keystream difference the plan puts in @d (len bytes, zero = correct
  * keystream): KEYSTREAM XORs the mask into the first byte of each chosen
- * block; NOWRITE cancels the keystream there (@ks: the true keystream).
+ * block; NOWRITE cancels the keystream there (@ks: the true keystream);
+ * TAIL XORs the mask into one byte of the last 16 (a fault that hits the
+ * end of the buffer by bytes, not by blocks); PAGE into the byte @at bytes
+ * from the first page boundary of the output buffer @out.
  */
 static void keystream_fault(const struct eip93_fake_plan *p, const unsigned char *ks,
-			    unsigned char *d, size_t len)
+			    unsigned char *d, size_t len, const unsigned char *out)
 {
 	size_t nblocks = (len + BLOCK - 1) / BLOCK, first, last;
 	long b = p->block < 0 ? (long)nblocks + p->block : p->block;
+	unsigned char mask = p->mask != 0 ? p->mask : 0x01;
 
+	if (p->kind == EIP93_FAKE_TAIL) {
+		size_t back = p->byte == 0 ? BLOCK : p->byte;
+
+		if (len >= back)
+			d[len - back] ^= mask;
+		return;
+	}
+	if (p->kind == EIP93_FAKE_PAGE) {
+		long at = (long)(4096 - (uintptr_t)out % 4096) + p->at;
+
+		if (at >= 0 && (size_t)at < len)
+			d[at] ^= mask;
+		return;
+	}
 	if (nblocks == 0 || b < 0 || (size_t)b >= nblocks)
 		return;
 	first = (size_t)b;
@@ -320,12 +344,13 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	r = -ENOMEM;
 	if (tmp == NULL || ks == NULL || d == NULL)
 		goto out;
-	if (hit && (p.kind == EIP93_FAKE_KEYSTREAM || p.kind == EIP93_FAKE_NOWRITE)) {
+	if (hit && (p.kind == EIP93_FAKE_KEYSTREAM || p.kind == EIP93_FAKE_NOWRITE ||
+		    p.kind == EIP93_FAKE_TAIL || p.kind == EIP93_FAKE_PAGE)) {
 		/* The true keystream: AES-GCM over zeros. */
 		r = gcm_seal(fk, m->iv, NULL, 0, d, m->len, ks, scratch);
 		if (r < 0)
 			goto out;
-		keystream_fault(&p, ks, d, m->len);
+		keystream_fault(&p, ks, d, m->len, m->out);
 	}
 	if (enc) {
 		/* Ciphertext with the engine's keystream; the tag over that ciphertext. */

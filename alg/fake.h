@@ -13,10 +13,14 @@
  * EIP93_TEST_FAKE (programs that load eip93.so), e.g.
  *   EIP93_TEST_FAKE="site=seal,kind=keystream,nth=3,every=1,block=-1"
  * keys: site (probe|open|seal|unseal|data), kind (errno|short|badmsg|
- * keystream|nowrite), err (errno value), nth (first faulty call at the
+ * keystream|nowrite|tail|page), err (errno value), nth (first faulty call at the
  * site, 1-based), every (1: every call from nth on), block (first block,
  * negative counts from the end), count (blocks; 0 = to the end), mask (XOR
- * byte for keystream faults).
+ * byte for keystream and tail faults), byte (tail: the byte hit, counted
+ * from the end: 1 = the last; 0 = 16, the first of the last 16 bytes, which
+ * lies in the block before a partial last block), at (page: the byte hit,
+ * counted from the first page boundary of the output buffer; negative:
+ * before it).
  */
 #ifndef EIP93_FAKE_H
 #define EIP93_FAKE_H
@@ -38,6 +42,8 @@ enum eip93_fake_kind {
 	EIP93_FAKE_BADMSG,    /* decryption: -EBADMSG although the tag is right */
 	EIP93_FAKE_KEYSTREAM, /* keystream XOR mask in the chosen blocks; succeeds */
 	EIP93_FAKE_NOWRITE,   /* keystream zero in the chosen blocks (output = input); succeeds */
+	EIP93_FAKE_TAIL,      /* keystream XOR mask in one of the last 16 bytes (byte); succeeds */
+	EIP93_FAKE_PAGE,      /* keystream XOR mask near the output's first page boundary (at) */
 };
 
 struct eip93_fake_plan {
@@ -49,6 +55,8 @@ struct eip93_fake_plan {
 	long block;	     /* first block (16 bytes) hit; negative: from the end */
 	unsigned long count; /* blocks hit; 0 = from block to the end */
 	unsigned char mask;  /* keystream XOR (0 = 0x01) */
+	unsigned long byte;  /* EIP93_FAKE_TAIL: counted from the end, 1..16 (0 = 16) */
+	long at;	     /* EIP93_FAKE_PAGE: bytes from the output's first page boundary */
 };
 
 struct eip93_fake_stats {

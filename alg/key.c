@@ -7,9 +7,9 @@
  * repeated ones switching the engine off for the process.
  */
 #include "ctx.h"
+#include "sandbox.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -235,70 +235,6 @@ out:
 	return ret;
 }
 
-/*
- * Is this process under a seccomp filter?  Asked before a key opens its
- * AF_ALG sockets, because a filter may kill on socket(): OpenSSH's pre-auth
- * child does.  prctl(PR_GET_SECCOMP) is not used: that filter kills on prctl
- * too.  Only open, read and close are used, which OpenSSH's filter allows or
- * refuses with EACCES (it never kills on them).  "Seccomp:" in
- * /proc/self/status: 0 none, 2 filter (1, strict mode, cannot reach here:
- * open itself would have killed).  An unreadable status counts as sandboxed
- * (an unknown filter may kill), except when /proc is simply absent (ENOENT:
- * a chroot, as haproxy's and sshd's) and an earlier reading in this process
- * or an ancestor said "no filter": the reading is taken once when the gate
- * opens (eip93_sandbox_prime()), normally before a daemon chroots.
- * A filter is never removed, so a "yes" is remembered for this pid; a "no"
- * is asked again at the next key open (a filter may come later).
- * Returns 1 (sandboxed: software), 0 (no filter).
- */
-static _Atomic int sandboxed_pid;
-static _Atomic int clear_seen; /* inherited across fork, like a filter would be */
-
-/* 0: no filter, 1: a filter, -errno: the status could not be opened. */
-static int read_status(void)
-{
-	static const char tag[] = "\nSeccomp:";
-	char buf[4096];
-	size_t len = 0;
-	ssize_t n;
-	const char *p;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0)
-		return -errno;
-	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	buf[len] = '\0';
-	p = strstr(buf, tag);
-	if (p == NULL)
-		return 1;
-	p += sizeof(tag) - 1;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p[0] == '0' && (p[1] == '\n' || p[1] == '\0') ? 0 : 1;
-}
-
-static int sandboxed(void)
-{
-	int pid = (int)getpid(), r;
-
-	if (atomic_load_explicit(&sandboxed_pid, memory_order_relaxed) == pid)
-		return 1;
-	r = read_status();
-	if (r == 0)
-		atomic_store_explicit(&clear_seen, 1, memory_order_relaxed);
-	if (r == 0 || (r == -ENOENT && atomic_load_explicit(&clear_seen, memory_order_relaxed)))
-		return 0;
-	atomic_store_explicit(&sandboxed_pid, pid, memory_order_relaxed);
-	return 1;
-}
-
-void eip93_sandbox_prime(void)
-{
-	(void)sandboxed();
-}
-
 enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 {
 	struct eip93_alg_env *env = ctx->env;
@@ -310,7 +246,7 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 		return EIP93_SW_KEYCHECK;
 	if (env->engine->key_is_open(&ctx->key.ek))
 		return EIP93_SW_NONE;
-	if (sandboxed())
+	if (eip93_sandboxed())
 		return EIP93_SW_SECCOMP; /* no socket() in a sandbox; tried again at the next key */
 	cfg.kalg = env->kalg;
 	cfg.max_sockets = env->max_sockets;

@@ -7,7 +7,9 @@
 #include "ctx.h"
 
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/params.h>
+#include <openssl/proverr.h>
 
 static OSSL_FUNC_cipher_newctx_fn gcm_newctx128, gcm_newctx192, gcm_newctx256;
 static OSSL_FUNC_cipher_get_params_fn gcm_get_params128, gcm_get_params192, gcm_get_params256;
@@ -60,7 +62,9 @@ static const OSSL_PARAM *gcm_settable_ctx_params(void *vctx, void *provctx)
 /*
  * Cipher-level parameters.  OpenSSL gives this call no provider context, so
  * the values are stated here; they are those of every AES-GCM: GCM mode,
- * AEAD with a custom IV, stream (block size 1), 96-bit default IV.
+ * AEAD with a custom IV, stream (block size 1), 96-bit default IV; answered
+ * in the order of the default provider's ossl_cipher_generic_get_params(),
+ * with its error (the differential test compares a failing request too).
  */
 static const OSSL_PARAM gcm_known_gettable_params[] = {
 	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
@@ -75,38 +79,56 @@ static const OSSL_PARAM gcm_known_gettable_params[] = {
 	OSSL_PARAM_END
 };
 
+/*
+ * Each answer as ossl_cipher_generic_get_params() gives it: a requested
+ * parameter that cannot take its value fails the call there and then, with
+ * PROV_R_FAILED_TO_SET_PARAMETER, the answers before it already written.
+ */
 static int set_uint(OSSL_PARAM params[], const char *key, unsigned int v)
 {
 	OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
 
-	return p == NULL || OSSL_PARAM_set_uint(p, v);
+	if (p != NULL && !OSSL_PARAM_set_uint(p, v)) {
+		ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	return 1;
 }
 
 static int set_int(OSSL_PARAM params[], const char *key, int v)
 {
 	OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
 
-	return p == NULL || OSSL_PARAM_set_int(p, v);
+	if (p != NULL && !OSSL_PARAM_set_int(p, v)) {
+		ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	return 1;
 }
 
 static int set_size(OSSL_PARAM params[], const char *key, size_t v)
 {
 	OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
 
-	return p == NULL || OSSL_PARAM_set_size_t(p, v);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, v)) {
+		ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	return 1;
 }
 
+/* In the default provider's order (the flags first, then the sizes). */
 static int gcm_get_params(OSSL_PARAM params[], size_t keylen)
 {
 	return set_uint(params, OSSL_CIPHER_PARAM_MODE, EVP_CIPH_GCM_MODE) &&
-	       set_size(params, OSSL_CIPHER_PARAM_KEYLEN, keylen) &&
-	       set_size(params, OSSL_CIPHER_PARAM_IVLEN, EIP93_ROUTE_IVLEN) &&
-	       set_size(params, OSSL_CIPHER_PARAM_BLOCK_SIZE, 1) &&
 	       set_int(params, OSSL_CIPHER_PARAM_AEAD, 1) &&
 	       set_int(params, OSSL_CIPHER_PARAM_CUSTOM_IV, 1) &&
 	       set_int(params, OSSL_CIPHER_PARAM_CTS, 0) &&
 	       set_int(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0) &&
-	       set_int(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0);
+	       set_int(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0) &&
+	       set_size(params, OSSL_CIPHER_PARAM_KEYLEN, keylen) &&
+	       set_size(params, OSSL_CIPHER_PARAM_BLOCK_SIZE, 1) &&
+	       set_size(params, OSSL_CIPHER_PARAM_IVLEN, EIP93_ROUTE_IVLEN);
 }
 
 static int gcm_get_params128(OSSL_PARAM params[])

@@ -473,6 +473,40 @@ static void n_fixed_then_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER
 	free(ct);
 }
 
+/*
+ * The review's acceptance run (issue 20, E1): a message whose last block is
+ * partial (22003 bytes: 1375 blocks and 3 bytes), sealed in place, then
+ * opened in place after an init that switches the direction.  Under the
+ * fake's "tail" fault the engine gets one of the last 16 bytes wrong: with a
+ * partial last block that byte lies in the block before it.
+ */
+#define N_PARTIAL_LEN 22003
+
+static void n_partial_last_block(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+				 const EVP_CIPHER *ref, const struct nshape *s)
+{
+	unsigned char *buf = xmalloc(N_PARTIAL_LEN), tag[TAG_BUF];
+	int ol;
+
+	(void)ref;
+	for (size_t i = 0; i < N_PARTIAL_LEN; i++)
+		buf[i] = (unsigned char)(s->pt[i % s->len] ^ (i >> 8));
+	memset(tag, 0, sizeof(tag));
+	L_init(t, "init(c,key,iv,enc)", x, c, s->key, s->iv, 1);
+	L_update(t, "aad", x, API_UPDATE, 1, NULL, s->aad, TLS12_AAD, 0, &ol);
+	L_update(t, "data(in place)", x, API_UPDATE, 1, buf, buf, N_PARTIAL_LEN, 0, &ol);
+	L_final(t, "final", x, API_UPDATE, 1);
+	tr_log(t, "ciphertext", 0, -1, buf, N_PARTIAL_LEN, 0);
+	L_ctrl(t, "GET_TAG", x, EVP_CTRL_AEAD_GET_TAG, TAG_MAX, tag, TAG_MAX, 0);
+	L_init(t, "init(iv,dec)", x, NULL, NULL, s->iv, 0);
+	L_ctrl(t, "SET_TAG", x, EVP_CTRL_AEAD_SET_TAG, TAG_MAX, tag, 0, 0);
+	L_update(t, "aad", x, API_UPDATE, 0, NULL, s->aad, TLS12_AAD, 0, &ol);
+	L_update(t, "data(in place)", x, API_UPDATE, 0, buf, buf, N_PARTIAL_LEN, 0, &ol);
+	L_final(t, "final", x, API_UPDATE, 0);
+	tr_log(t, "plaintext", 0, -1, buf, N_PARTIAL_LEN, 0);
+	free(buf);
+}
+
 const struct n_script n_scripts[] = {
 	{ "tls-record-then-generic", n_tls_record_then_generic },
 	{ "tls-aad-zero-update", n_tls_aad_zero_update },
@@ -492,6 +526,7 @@ const struct n_script n_scripts[] = {
 	{ "iv-fixed-long-decrypt", n_iv_fixed_long_decrypt },
 	{ "iv-fixed-with-ivlen", n_iv_fixed_with_ivlen },
 	{ "fixed-then-ivlen", n_fixed_then_ivlen },
+	{ "partial-last-block", n_partial_last_block },
 };
 const size_t n_scripts_count = sizeof(n_scripts) / sizeof(n_scripts[0]);
 

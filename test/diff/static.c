@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/params.h>
 
 struct strv {
@@ -116,6 +118,37 @@ static void log_described_get(struct tr *t, const char *pfx, const OSSL_PARAM *d
 		tr_log(t, w, r, (long long)q[0].return_size, buf, q[0].return_size, 0);
 }
 
+/*
+ * A cipher-level request that fails: an int the cipher answers, then a
+ * parameter of the wrong type (utf8 where a size_t belongs).  Logged: the
+ * return, whether and with what the int was answered (the default provider
+ * answers in a fixed order and stops at the first failure), and the error
+ * the call left (library and reason).
+ */
+static void log_failing_get(struct tr *t, const char *what, EVP_CIPHER *c, const char *ikey,
+			    const char *bad)
+{
+	int v = -7, r;
+	char s[8] = "x";
+	unsigned long e;
+	unsigned char out[2 * sizeof(int) + 2];
+	OSSL_PARAM q[3];
+
+	ERR_clear_error();
+	q[0] = OSSL_PARAM_construct_int(ikey, &v);
+	q[1] = OSSL_PARAM_construct_utf8_string(bad, s, sizeof(s));
+	q[2] = OSSL_PARAM_construct_end();
+	r = EVP_CIPHER_get_params(c, q);
+	e = ERR_peek_last_error();
+	memcpy(out, &v, sizeof(v));
+	out[sizeof(v)] = (unsigned char)OSSL_PARAM_modified(&q[0]);
+	out[sizeof(v) + 1] = (unsigned char)OSSL_PARAM_modified(&q[1]);
+	tr_log(t, what, r, -1, out, sizeof(v) + 2, 0);
+	tr_log(t, "  its error (library, reason)", (long long)ERR_GET_LIB(e),
+	       (long long)ERR_GET_REASON(e), NULL, 0, 0);
+	ERR_clear_error();
+}
+
 static void static_script(struct harness *h, const struct impl *im, int kidx, struct tr *t)
 {
 	EVP_CIPHER *c = im->c[kidx];
@@ -151,6 +184,10 @@ static void static_script(struct harness *h, const struct impl *im, int kidx, st
 	log_param_list(t, "EVP_CIPHER_settable_ctx_params", EVP_CIPHER_settable_ctx_params(c));
 	for (p = EVP_CIPHER_gettable_params(c); p != NULL && p->key != NULL; p++)
 		log_described_get(t, "cipher.", p, c, NULL);
+	log_failing_get(t, "cipher.get(aead, keylen as utf8)", c, OSSL_CIPHER_PARAM_AEAD,
+			OSSL_CIPHER_PARAM_KEYLEN);
+	log_failing_get(t, "cipher.get(cts, blocksize as utf8)", c, OSSL_CIPHER_PARAM_CTS,
+			OSSL_CIPHER_PARAM_BLOCK_SIZE);
 
 	memset(key, 0x42, sizeof(key));
 	memset(iv, 0x24, sizeof(iv));

@@ -19,7 +19,7 @@ bad() { echo "not ok - $*"; fail=$((fail + 1)); }
 insmod /lib/eip93/eip93_sim.ko || { echo "not ok - insmod eip93_sim.ko"; exit 1; }
 openssl rand -hex 16 >/dev/null   # the first getrandom() of the boot waits for the CRNG
 
-for mode in first last nowrite edge middle random; do
+for mode in first last nowrite edge tail middle random; do
   echo 0 >$P/fault
   if eip93-integrity-check $mode 400; then ok "fault mode $mode"; else bad "fault mode $mode"; fi
 done

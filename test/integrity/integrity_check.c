@@ -5,7 +5,7 @@
  * simulated driver's fault knobs.
  *
  *   eip93-integrity-check MODE [MESSAGES]
- *     MODE: first | last | middle | random | nowrite | edge
+ *     MODE: first | last | middle | random | nowrite | edge | tail
  *
  * Six keys are verified on the engine with the driver healthy; then the
  * driver gets the fault (fault_after = 0) and MESSAGES messages (4-32 KiB,
@@ -13,7 +13,9 @@
  * over the six contexts, each compared with the default provider.  Printed:
  * messages, engine results the driver faulted, faults the provider caught,
  * wrong outputs released.  Checked: every wrong output is an uncaught fault
- * (nothing else goes wrong); for first, last, nowrite and edge every faulted
+ * (nothing else goes wrong); for first, last, nowrite, edge and tail (one
+ * bit of the first of the last 16 bytes: with the partial last block most
+ * of these lengths have, in the block before it) every faulted
  * result is caught and no wrong byte reaches the caller; random and middle
  * (a single middle block) are caught by sampling: the rate is printed.
  */
@@ -155,6 +157,7 @@ struct mode {
 static const struct mode modes[] = {
 	{ "first", 1, 0, 1 },	{ "last", 1, -1, 1 },	{ "middle", 1, 100, 0 },
 	{ "random", 1, -2, 0 }, { "nowrite", 2, 0, 1 }, { "edge", 3, 0, 1 },
+	{ "tail", 4, 0, 1 },
 };
 
 int main(int argc, char **argv)
@@ -170,7 +173,7 @@ int main(int argc, char **argv)
 			m = &modes[i];
 	if (m == NULL || nmsg <= 0) {
 		fprintf(stderr,
-			"usage: eip93-integrity-check first|last|middle|random|nowrite|edge "
+			"usage: eip93-integrity-check first|last|middle|random|nowrite|edge|tail "
 			"[MESSAGES]\n");
 		return 2;
 	}

@@ -2,7 +2,8 @@
 # Integrity of every engine message (SPEC, issue 12), in the x86_64 guest:
 # the simulated driver starts faulting the keystream after the keys passed
 # their check (a flipped bit in the first, the last, a fixed middle or a
-# random middle block; output never written; a stale page edge); every
+# random middle block; output never written; a stale page edge; a flipped
+# bit in the last 16 bytes, issue 20's E1); every
 # result is compared with the default provider, and the differential test
 # runs under a fault.  Script: test/integrity/integrity.sh.
 add_executable(eip93-integrity-check ${CMAKE_CURRENT_LIST_DIR}/integrity_check.c)

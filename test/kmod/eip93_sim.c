@@ -48,7 +48,10 @@
  *             fault_block (-1: the last, -2: a random middle block per
  *             request); fault=2 writes nothing (the output keeps the input:
  *             keystream zero); fault=3 leaves the 16 bytes before the first
- *             page boundary of the destination unwritten (stale input).
+ *             page boundary of the destination unwritten (stale input);
+ *             fault=4 flips a bit in the first of the last 16 payload
+ *             bytes (a fault by bytes at the end of the buffer: with a
+ *             partial last block, in the block before it).
  *             faults (read-only, writable to reset) counts faulted requests.
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
@@ -116,7 +119,7 @@ static unsigned int sim_stall;
 static unsigned int sim_latency_us;
 static unsigned int sim_rate;
 static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
-static unsigned int sim_fault; /* 0 none, 1 flip, 2 nowrite, 3 page edge */
+static unsigned int sim_fault; /* 0 none, 1 flip, 2 nowrite, 3 page edge, 4 tail */
 static int sim_fault_block;
 static unsigned int sim_fault_after; /* only the (ordered) worker counts it down */
 static atomic64_t sim_faults = ATOMIC64_INIT(0);
@@ -218,7 +221,8 @@ MODULE_PARM_DESC(rate,
 module_param_cb(busy_us, &sim_counter_ops, &sim_busy_us, 0444);
 module_param_named(fault, sim_fault, uint, 0644);
 MODULE_PARM_DESC(fault,
-		 "keystream fault: 0 none, 1 flip a bit, 2 write nothing, 3 stale page edge");
+		 "keystream fault: 0 none, 1 flip a bit, 2 write nothing, 3 stale page edge, "
+		 "4 flip a bit 16 bytes before the end");
 module_param_named(fault_block, sim_fault_block, int, 0644);
 MODULE_PARM_DESC(fault_block, "fault=1: payload block (-1 last, -2 random middle)");
 module_param_named(fault_after, sim_fault_after, uint, 0644);
@@ -324,6 +328,14 @@ static void sim_fault_apply(struct skcipher_request *req, const u8 *saved)
 		off = max(e - 16, (unsigned int)SIM_TAGBLK);
 		scatterwalk_map_and_copy((u8 *)saved + off, req->dst, off, e - off, 1);
 		break;
+	case 4:
+		if (len < SIM_TAGBLK + 16)
+			return;
+		off = len - 16;
+		scatterwalk_map_and_copy(&b, req->dst, off, 1, 0);
+		b ^= 0x01;
+		scatterwalk_map_and_copy(&b, req->dst, off, 1, 1);
+		break;
 	default:
 		return;
 	}
@@ -368,7 +380,7 @@ static void sim_work(struct work_struct *work)
 	}
 
 	fault = sim_fault_due(req);
-	if (fault && READ_ONCE(sim_fault) >= 2) {
+	if (fault && (READ_ONCE(sim_fault) == 2 || READ_ONCE(sim_fault) == 3)) {
 		/* Writing nothing leaves the input where the output goes: keep it. */
 		saved = kvmalloc(req->cryptlen, GFP_KERNEL);
 		if (saved)
