@@ -150,7 +150,33 @@ static void registry_add(struct eip93_afalg_key *k)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-static void registry_del(struct eip93_afalg_key *k)
+/*
+ * A descriptor appears in this process and in the key at once, as far as a
+ * fork can tell: socket() or accept4() (@tfm: which) and storing its result
+ * run under the registry lock, which atfork_prepare() takes, so a child sees
+ * the key either without the descriptor or with it, and then closes it.
+ * CLOEXEC alone covers exec, not fork.  Returns 0 or -errno.
+ */
+static int open_fd(struct eip93_afalg_key *k, int tfm)
+{
+	int fd, err = 0;
+
+	pthread_mutex_lock(&registry_lock);
+	if (tfm)
+		fd = k->tfm_fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	else
+		fd = k->op_fd = accept4(k->tfm_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		err = -errno;
+	pthread_mutex_unlock(&registry_lock);
+	return err;
+}
+
+/*
+ * Out of the registry and both sockets closed, under the registry lock: a
+ * fork in between would leave the child sockets it no longer knows of.
+ */
+static void close_fds(struct eip93_afalg_key *k)
 {
 	pthread_mutex_lock(&registry_lock);
 	if (k->prev != NULL)
@@ -160,6 +186,11 @@ static void registry_del(struct eip93_afalg_key *k)
 	if (k->next != NULL)
 		k->next->prev = k->prev;
 	k->prev = k->next = NULL;
+	if (k->op_fd >= 0)
+		close(k->op_fd);
+	if (k->tfm_fd >= 0)
+		close(k->tfm_fd);
+	k->op_fd = k->tfm_fd = -1;
 	pthread_mutex_unlock(&registry_lock);
 }
 
@@ -215,12 +246,12 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsi
 	memcpy(sa.salg_type, "aead", sizeof("aead"));
 	memcpy(sa.salg_name, kalg, strlen(kalg) + 1);
 
-	/* Registered before the first socket exists: a fork in between closes it too. */
+	/* Registered before the first socket exists: a fork from then on closes them. */
 	registry_add(k);
 	INJECT(F_SOCKET);
-	k->tfm_fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (k->tfm_fd < 0)
-		goto err_errno;
+	ret = open_fd(k, 1);
+	if (ret < 0)
+		goto err;
 	INJECT(F_BIND);
 	if (bind(k->tfm_fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto err_errno;
@@ -231,9 +262,9 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsi
 	if (setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, EIP93_AFALG_TAGLEN) < 0)
 		goto err_errno;
 	INJECT(F_ACCEPT);
-	k->op_fd = accept4(k->tfm_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (k->op_fd < 0)
-		goto err_errno;
+	ret = open_fd(k, 0);
+	if (ret < 0)
+		goto err;
 	INJECT(F_TIMEOUT);
 	ret = set_timeouts(k->op_fd, timeout_ms);
 	if (ret < 0)
@@ -243,12 +274,7 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsi
 err_errno:
 	ret = -errno;
 err:
-	registry_del(k);
-	if (k->op_fd >= 0)
-		close(k->op_fd);
-	if (k->tfm_fd >= 0)
-		close(k->tfm_fd);
-	k->op_fd = k->tfm_fd = -1;
+	close_fds(k);
 	atomic_fetch_sub(&open_sockets, 2);
 	return ret;
 }
@@ -257,12 +283,7 @@ void eip93_afalg_key_close(struct eip93_afalg_key *k)
 {
 	if (k->tfm_fd < 0 && k->op_fd < 0)
 		return;
-	registry_del(k);
-	if (k->op_fd >= 0)
-		close(k->op_fd);
-	if (k->tfm_fd >= 0)
-		close(k->tfm_fd);
-	k->op_fd = k->tfm_fd = -1;
+	close_fds(k);
 	atomic_fetch_sub(&open_sockets, 2);
 }
 

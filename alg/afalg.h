@@ -7,9 +7,11 @@
  * One struct eip93_afalg_key per cipher context: the bound ("tfm") socket
  * carrying the key and one operation socket accepted from it.  Both are
  * opened with CLOEXEC, counted against a process-wide cap, and registered so
- * that a forked child closes its inherited copies at once (pthread_atfork):
- * no keyed socket survives into a child, and a child never shares an
- * operation socket with its parent.
+ * that a forked child closes its inherited copies at once (pthread_atfork;
+ * each socket is created and closed under the registry lock, so no fork
+ * falls between a descriptor and its registration): no keyed socket
+ * survives into a child, and a child never shares an operation socket with
+ * its parent.
  */
 #ifndef EIP93_AFALG_H
 #define EIP93_AFALG_H

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../alg/route.h"
@@ -83,7 +84,7 @@ static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, un
 		if (strcmp(line, key_names[k]) == 0)
 			break;
 	if (k == K_N)
-		return fail(err, errlen, "line %u: unknown key \"%.40s\"", lineno, line);
+		return fail(err, errlen, "line %u: unknown key", lineno); /* no file content */
 	if (*seen & (1U << k))
 		return fail(err, errlen, "line %u: %s given twice", lineno, key_names[k]);
 	*seen |= 1U << k;
@@ -126,8 +127,7 @@ static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, un
 		break;
 	}
 	if (r < 0)
-		return fail(err, errlen, "line %u: invalid value %s = \"%.60s\"", lineno,
-			    key_names[k], v);
+		return fail(err, errlen, "line %u: invalid value of %s", lineno, key_names[k]);
 	return 0;
 }
 
@@ -153,8 +153,7 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 			unsigned char ch = (unsigned char)buf[i];
 
 			if (ch < 0x20 || ch == 0x7f)
-				return fail(err, errlen, "line %u: control byte 0x%02x", lineno,
-					    ch);
+				return fail(err, errlen, "line %u: a control byte", lineno);
 			if (n + 1 >= sizeof(line))
 				return fail(err, errlen, "line %u: longer than %zu bytes", lineno,
 					    sizeof(line) - 1);
@@ -178,8 +177,7 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 		if (!(seen & (1U << K_MIN)) || !(seen & (1U << K_MAX)))
 			return fail(err, errlen, "verdict = engine without min-size and max-size");
 		if (c->min_size > c->max_size)
-			return fail(err, errlen, "min-size = %zu is above max-size = %zu",
-				    c->min_size, c->max_size);
+			return fail(err, errlen, "min-size is above max-size");
 	} else {
 		if (seen & ((1U << K_MIN) | (1U << K_MAX)))
 			return fail(err, errlen, "verdict = off with a window");
@@ -245,6 +243,38 @@ int eip93_calib_stale(const struct eip93_calib *c, const struct eip93_calib_fact
 	return 0;
 }
 
+/*
+ * May the provider follow the file open on @fd?  Only a regular file owned
+ * by root or by the user the provider runs as, that neither its group nor
+ * others can write: the window it sets decides where plaintext goes, so the
+ * file must be the administrator's (a symbolic link is refused at open, not
+ * followed).  0, or -EPERM with the reason in @why.
+ */
+static int calib_trusted(int fd, char *why, size_t whylen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		snprintf(why, whylen, "cannot read it: %s", strerror(errno));
+		return -EPERM;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "refused: not a regular file");
+		return -EPERM;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		snprintf(why, whylen, "refused: owned by uid %u, not by root or uid %u",
+			 (unsigned int)st.st_uid, (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+		snprintf(why, whylen, "refused: writable by its group or others (mode %04o)",
+			 (unsigned int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 void eip93_calib_load(const char *path, struct eip93_calib_load *out)
 {
 	const size_t cap = EIP93_CALIB_MAX_FILE + 1;
@@ -259,12 +289,23 @@ void eip93_calib_load(const char *path, struct eip93_calib_load *out)
 		return;
 	}
 	snprintf(out->path, sizeof(out->path), "%s", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO in its place must not hang the application's load. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		int err = errno;
 
 		out->state = err == ENOENT ? EIP93_CALIB_ABSENT : EIP93_CALIB_INVALID;
-		snprintf(out->error, sizeof(out->error), "cannot read it: %s", strerror(err));
+		if (err == ELOOP)
+			snprintf(out->error, sizeof(out->error),
+				 "refused: a symbolic link (not followed)");
+		else
+			snprintf(out->error, sizeof(out->error), "cannot read it: %s",
+				 strerror(err));
+		return;
+	}
+	if (calib_trusted(fd, out->error, sizeof(out->error)) < 0) {
+		close(fd);
+		out->state = EIP93_CALIB_INVALID;
 		return;
 	}
 	buf = malloc(cap);

@@ -66,6 +66,29 @@ expect bad-explore "$(conf bad-explore 'adaptive-explore = 2')" \
 expect enable-no "$(conf enable-no 'enable = no')" 'switched off by config (enable = no)'
 EIP93_PROVIDER=off expect env-off "$(conf env-off)" 'switched off by EIP93_PROVIDER=off'
 
+# Issue 20, R9: the calibration file is followed only when it is the administrator's.  A
+# symbolic link to a root-only file (here a secret's stand-in), and a file that is not a
+# calibration, are refused with the reason in the status, no byte of theirs shown, the
+# engine kept off; the hooks build with the fake engine reaches the calibration step.
+secret=$tmp/secret
+printf 'S3CRET-token = hunter2\n' >"$secret"
+chmod 0600 "$secret"
+ln -s "$secret" "$tmp/calib-link"
+calib_case() {
+  local name=$1 file=$2 want=$3 out rc=0 cnf
+  cnf=$(conf "$name" "calibration-file = $file")
+  out=$(OPENSSL_MODULES=$hooksdir OPENSSL_CONF=$cnf EIP93_TEST_DT_PATH=$data/dt-an7581.bin \
+        EIP93_TEST_HWCAP=0 EIP93_TEST_ENGINE=fake "$openssl" list -providers -verbose 2>&1) || rc=$?
+  if [ $rc -eq 0 ] && grep -qF -- "(disabled: calibration file $file is invalid ($want" <<<"$out" &&
+     ! grep -q 'S3CRET\|hunter2' <<<"$out"; then
+    ok "$name: refused ($want), nothing of the file shown"
+  else bad "$name (exit $rc)"; echo "$out"; fi
+}
+calib_case calib-symlink "$tmp/calib-link" "refused: a symbolic link (not followed)"
+calib_case calib-not-one "$secret" "corrupt: line 1: unknown key"
+chmod 0666 "$secret"
+calib_case calib-writable "$secret" "refused: writable by its group or others (mode 0666)"
+
 # The application keeps working with a bad value: AES-GCM still fetches (from default).
 cnf=$(conf bad-size2 'max-size = lots')
 if out=$(OPENSSL_MODULES=$moddir OPENSSL_CONF=$cnf "$openssl" list -cipher-algorithms 2>&1) &&

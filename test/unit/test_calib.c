@@ -3,14 +3,18 @@
  * provider/calib.c: the calibration file.  What the calibration command
  * writes parses back to the same values; anything hand-mangled (unknown or
  * repeated keys, missing keys, bad values, control bytes, truncation,
- * inconsistent verdicts) is corrupt with a message naming what is wrong;
- * staleness compares the kernel release, OpenSSL and provider versions.
+ * inconsistent verdicts) is corrupt with a message naming what is wrong
+ * (never quoting the file's content); staleness compares the kernel
+ * release, OpenSSL and provider versions; the file is followed only when
+ * it is the administrator's (owner, mode, no symbolic link).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -100,11 +104,11 @@ static void test_corrupt(void)
 
 	CHECK_EQ_INT(parse_str("", &c, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "empty") != NULL);
-	CORRUPT(1, "format = 1", "format = 2", "invalid value format");
-	CORRUPT(1, "verdict = engine", "verdict = maybe", "invalid value verdict = \"maybe\"");
-	CORRUPT(1, "min-size = 8192", "min-size = 8k", "invalid value min-size");
-	CORRUPT(1, "min-size = 8192", "min-size = 15", "invalid value min-size");
-	CORRUPT(1, "max-size = 65536", "max-size = 65537", "invalid value max-size");
+	CORRUPT(1, "format = 1", "format = 2", "invalid value of format");
+	CORRUPT(1, "verdict = engine", "verdict = maybe", "invalid value of verdict");
+	CORRUPT(1, "min-size = 8192", "min-size = 8k", "invalid value of min-size");
+	CORRUPT(1, "min-size = 8192", "min-size = 15", "invalid value of min-size");
+	CORRUPT(1, "max-size = 65536", "max-size = 65537", "invalid value of max-size");
 	CORRUPT(1, "min-size = 8192", "min-size = 9000\nmin-size = 9000", "given twice");
 	CORRUPT(1, "min-size = 8192\n", "", "without min-size and max-size");
 	CORRUPT(1, "max-size = 65536", "max-size = 4096", "above max-size");
@@ -113,14 +117,14 @@ static void test_corrupt(void)
 	CORRUPT(0, "reason = ", "reason= ", "expected \"key = value\"");
 	CORRUPT(1, "kernel-release = 6.1.0-57-amd64\n", "", "kernel-release missing");
 	CORRUPT(1, "composition = gcm_base(ctr(aes-eip93),ghash-generic)", "composition = gcm(aes)",
-		"invalid value composition");
-	CORRUPT(1, "date = ", "colour = blue\ndate = ", "unknown key \"colour\"");
+		"invalid value of composition");
+	CORRUPT(1, "date = ", "colour = blue\ndate = ", "unknown key");
 	CORRUPT(1, "date = 2026",
 		"date = \x01"
 		"2026",
-		"control byte 0x01");
+		"a control byte");
 	CORRUPT(1, "provider-version = 0.1.0",
-		"provider-version = ", "invalid value provider-version");
+		"provider-version = ", "invalid value of provider-version");
 	/* Truncated in the middle of a line. */
 	{
 		struct eip93_calib a;
@@ -204,11 +208,148 @@ static void test_load(void)
 	CHECK_EQ_INT(l.state, EIP93_CALIB_INVALID);
 }
 
+/*
+ * Issue 20, R9: what a parse error says quotes at most a key name, never the
+ * file's content (a calibration-file pointed at a root-only file would
+ * otherwise show its bytes in the provider's status strings).
+ */
+static void test_no_content(void)
+{
+	static const char *const mangles[][2] = {
+		{ "date = ", "S3CRET = 1\ndate = " },
+		{ "date = ", "S3CRET\ndate = " },
+		{ "verdict = engine", "verdict = S3CRET" },
+		{ "min-size = 8192", "min-size = S3CRET" },
+		{ "min-size = 8192", "min-size = 8192S3CRET" },
+		{ "composition = gcm_base(ctr(aes-eip93),ghash-generic)", "composition = S3CRET" },
+		{ "format = 1", "format = S3CRET" },
+		{ "date = 2026", "date = S3CRET\x01" },
+		{ "max-size = 65536", "max-size = 4097" },
+	};
+	char err[256], buf[4096];
+	struct eip93_calib c;
+
+	for (size_t i = 0; i < sizeof(mangles) / sizeof(mangles[0]); i++) {
+		err[0] = '\0';
+		CHECK_EQ_INT(mangled(1, mangles[i][0], mangles[i][1], err, sizeof(err)), -EINVAL);
+		CHECK(err[0] != '\0' && strstr(err, "S3CRET") == NULL &&
+		      strstr(err, "4097") == NULL && strstr(err, "8192") == NULL);
+		if (strstr(err, "S3CRET") != NULL || strstr(err, "4097") != NULL)
+			fprintf(stderr, "  echoed: %s\n", err);
+	}
+	/* A long line of content. */
+	memset(buf, 'S', 700);
+	buf[1] = '3';
+	buf[6] = ' ';
+	buf[7] = '=';
+	buf[8] = ' ';
+	buf[700] = '\n';
+	CHECK_EQ_INT(eip93_calib_parse(buf, 701, &c, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "S3CRET") == NULL && strstr(err, "SSS") == NULL);
+}
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	CHECK(fchmod(fd, mode) == 0);
+	close(fd);
+}
+
+/* Load @path; the state, and @why must be in the error when it is invalid. */
+static void load_is(const char *path, enum eip93_calib_state want, const char *why)
+{
+	struct eip93_calib_load l;
+
+	eip93_calib_load(path, &l);
+	CHECK_EQ_INT(l.state, want);
+	if (why != NULL) {
+		CHECK(strstr(l.error, why) != NULL);
+		if (strstr(l.error, why) == NULL)
+			fprintf(stderr, "  %s: got \"%s\", want \"%s\"\n", path, l.error, why);
+	}
+}
+
+/*
+ * Issue 20, R9: the file is followed only when it is a regular file owned by
+ * root or the effective user and writable by nobody else, never through a
+ * symbolic link; anything else is refused with the reason named.
+ */
+static void test_load_trust(void)
+{
+	char dir[] = "/tmp/eip93-calib-trust-XXXXXX", f[128], ln[128], dn[128], fifo[128];
+	char buf[4096];
+	struct eip93_calib a;
+	pid_t pid;
+	int st;
+
+	if (mkdtemp(dir) == NULL || chmod(dir, 0755) != 0) {
+		CHECK(0);
+		return;
+	}
+	snprintf(f, sizeof(f), "%s/calibration", dir);
+	snprintf(ln, sizeof(ln), "%s/link", dir);
+	snprintf(dn, sizeof(dn), "%s/dangling", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	sample(&a, 1);
+	CHECK(eip93_calib_format(&a, NULL, buf, sizeof(buf)) > 0);
+
+	write_file(f, buf, 0644);
+	load_is(f, EIP93_CALIB_LOADED, NULL);
+	write_file(f, buf, 0600);
+	load_is(f, EIP93_CALIB_LOADED, NULL);
+	write_file(f, buf, 0664);
+	load_is(f, EIP93_CALIB_INVALID, "refused: writable by its group or others (mode 0664)");
+	write_file(f, buf, 0646);
+	load_is(f, EIP93_CALIB_INVALID, "refused: writable by its group or others (mode 0646)");
+
+	write_file(f, buf, 0644);
+	CHECK(symlink(f, ln) == 0);
+	load_is(ln, EIP93_CALIB_INVALID, "refused: a symbolic link (not followed)");
+	CHECK(symlink("/nonexistent/eip93", dn) == 0);
+	load_is(dn, EIP93_CALIB_INVALID, "refused: a symbolic link (not followed)");
+	CHECK(mkfifo(fifo, 0644) == 0);
+	load_is(fifo, EIP93_CALIB_INVALID, "refused: not a regular file"); /* and no hang */
+	load_is(dir, EIP93_CALIB_INVALID, "refused: not a regular file");
+
+	/* Owned by another user: refused, unless that user is the one loading it. */
+	if (chown(f, 12345, 12345) == 0) {
+		if (geteuid() != 12345)
+			load_is(f, EIP93_CALIB_INVALID,
+				"refused: owned by uid 12345, not by root or uid");
+		pid = fork();
+		if (pid == 0) {
+			struct eip93_calib_load l;
+
+			if (setgid(12345) != 0 || setuid(12345) != 0)
+				_exit(2);
+			eip93_calib_load(f, &l);
+			_exit(l.state == EIP93_CALIB_LOADED ? 0 : 1);
+		}
+		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		      WEXITSTATUS(st) == 0);
+	} else {
+		/* Not root: the files here are the effective user's own. */
+		printf("test_calib: chown needs root: the foreign-owner checks did not run\n");
+	}
+	unlink(f);
+	unlink(ln);
+	unlink(dn);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_roundtrip();
 	test_corrupt();
 	test_stale();
 	test_load();
+	test_no_content();
+	test_load_trust();
 	return check_done("test_calib");
 }
