@@ -218,13 +218,32 @@ static void shadow_params(struct gcm_ctx *ctx, const struct param_scan *ps)
 }
 
 /*
+ * A call that makes the delegate write @len bytes at the end of its IV
+ * buffer (IV_GEN, SET_IV_INV) with a shorter IV writes before the buffer,
+ * over its own state and flags: whatever is owed is paid first, as nothing
+ * can be paid into that state afterwards (the shadow then keeps the context
+ * in software for good).  Returns what such a call may leave owed.
+ */
+#define INVOCATION 8 /* the bytes IV_GEN and a TLS record hand out or take */
+
+static unsigned int poison_keep(const struct gcm_ctx *ctx, size_t len)
+{
+	return ctx->sh.ivlen < len ? 0 : EIP93_OWE_TAG;
+}
+
+/*
  * What a parameter call may leave owed unpaid: a tag or a record AAD writes
  * the delegate's tag buffer, so the engine's tag must be there first; the
- * IV's state every parameter may depend on.
+ * IV's state every parameter may depend on; and nothing before an
+ * invocation field that may write outside the IV.
  */
-static unsigned int params_keep(const struct param_scan *ps)
+static unsigned int params_keep(const struct gcm_ctx *ctx, const struct param_scan *ps)
 {
-	return ps->tag != NULL || ps->tls_aad != NULL ? 0 : EIP93_OWE_TAG;
+	if (ps->tag != NULL || ps->tls_aad != NULL)
+		return 0;
+	if (ps->iv_inv != NULL && (ps->ivlen != NULL || ps->iv_inv->data_size > ctx->sh.ivlen))
+		return 0;
+	return poison_keep(ctx, 0);
 }
 
 /* The default provider's GCM IV buffer (GCM_IV_MAX_SIZE, OpenSSL 3.0 to 3.5). */
@@ -286,7 +305,7 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	}
 	/* Encrypt mode never reads the tag buffer; a 12-byte IV resets the IV's state. */
 	if (enc && ctx->sh.enc)
-		keep |= params_keep(&ps);
+		keep |= params_keep(ctx, &ps);
 	if (iv != NULL && ivlen == EIP93_ROUTE_IVLEN)
 		keep |= EIP93_OWE_IV_USED;
 	if (!eip93_offload_settle(ctx, keep))
@@ -461,7 +480,7 @@ int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	 * the tag do not depend on it).
 	 */
 	if ((gen != NULL || (ps.other && (ctx->owed & EIP93_OWE_IV_USED))) &&
-	    !eip93_offload_settle(ctx, EIP93_OWE_TAG))
+	    !eip93_offload_settle(ctx, gen != NULL ? poison_keep(ctx, INVOCATION) : EIP93_OWE_TAG))
 		return 0;
 	if (!ctx->sw->get_ctx_params(ctx->swctx, params)) {
 		if (gen != NULL)
@@ -491,7 +510,8 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_IV_LENGTH);
 		return 0;
 	}
-	if (params != NULL && params[0].key != NULL && !eip93_offload_settle(ctx, params_keep(&ps)))
+	if (params != NULL && params[0].key != NULL &&
+	    !eip93_offload_settle(ctx, params_keep(ctx, &ps)))
 		return 0;
 	if (!ctx->sw->set_ctx_params(ctx->swctx, params)) {
 		/* The delegate applies parameters one by one: some may have taken. */
