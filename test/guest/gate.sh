@@ -24,6 +24,7 @@ conf /tmp/prefer.cnf '?provider=eip93'
 conf /tmp/force.cnf 'provider=eip93'
 conf /tmp/enable-no.cnf '?provider=eip93' 'enable = no'
 conf /tmp/fips.cnf 'fips=yes'
+conf /tmp/kgcm.cnf '?provider=eip93' 'kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)'
 
 # case DESC BUILD CONF DT HWCAP VERDICT TEXT...  (DT/HWCAP "-" = unset)
 case_() {
@@ -37,21 +38,26 @@ case_() {
   ); then ok "$desc"; else bad "$desc"; fi
 }
 
+C='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 L='gcm_base(ctr(aes-eip93),ghash-lib)'
 
 echo "# no driver loaded"
 case_ "release build, no hooks: offers nothing" release /tmp/prefer.cnf dt-an7581.bin 0 \
   disabled "device tree: /proc/device-tree/compatible: ENOENT"
-case_ "hooks without the driver: offers nothing, names both bind errors" hooks /tmp/prefer.cnf \
-  dt-an7581.bin 0 disabled "kernel: AF_ALG bind $G: ENOENT" "$L: ENOENT"
+case_ "hooks without the driver: offers nothing, names every bind error (CTR-only first)" hooks \
+  /tmp/prefer.cnf dt-an7581.bin 0 disabled "kernel: AF_ALG bind $C: ENOENT" \
+  "kernel: AF_ALG bind $G: ENOENT" "$L: ENOENT" "the EIP93 driver is not loaded"
 
 echo "# simulated EIP93 driver loaded"
 insmod /lib/eip93/eip93_sim.ko || bad "insmod eip93_sim.ko"
 grep -q 'ctr(aes-eip93)' /proc/crypto && ok "driver registered ctr(aes-eip93)" || bad "driver not in /proc/crypto"
-case_ "hooks + driver: offers AES-GCM" hooks /tmp/prefer.cnf dt-an7581.bin 0 enabled "enabled: $G"
-case_ "hooks + driver, en7581" hooks /tmp/prefer.cnf dt-en7581.bin 0 enabled "enabled: $G"
+case_ "hooks + driver: offers AES-GCM over the CTR-only composition" hooks /tmp/prefer.cnf \
+  dt-an7581.bin 0 enabled "enabled: $C"
+case_ "hooks + driver, en7581" hooks /tmp/prefer.cnf dt-en7581.bin 0 enabled "enabled: $C"
 case_ "default_properties = provider=eip93: delegate never resolves to eip93" hooks /tmp/force.cnf \
+  dt-an7581.bin 0 enabled "enabled: $C"
+case_ "kernel-algorithm = ...ghash-generic): the kernel's AES-GCM composition" hooks /tmp/kgcm.cnf \
   dt-an7581.bin 0 enabled "enabled: $G"
 case_ "release build with the driver: still offers nothing" release /tmp/prefer.cnf dt-an7581.bin 0 \
   disabled "device tree:"
@@ -71,7 +77,7 @@ case_ "OpenSSL default properties fips=yes offer nothing" hooks /tmp/fips.cnf dt
 
 out=$(OPENSSL_MODULES=$M/hooks OPENSSL_CONF=/tmp/prefer.cnf EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin \
   EIP93_TEST_HWCAP=0 openssl list -providers -verbose 2>&1)
-echo "$out" | grep -qF "(enabled: $G)" && ok "openssl list -providers shows the verdict" ||
+echo "$out" | grep -qF "(enabled: $C)" && ok "openssl list -providers shows the verdict" ||
   { bad "openssl list -providers"; echo "$out"; }
 out=$(OPENSSL_MODULES=$M/hooks OPENSSL_CONF=/tmp/prefer.cnf EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin \
   EIP93_TEST_HWCAP=0 openssl list -cipher-algorithms 2>&1)
@@ -81,7 +87,7 @@ echo "$out" | grep -q 'aes-256-gcm.*@ eip93' && ok "openssl list -cipher-algorit
 echo "# driver removed"
 rmmod eip93_sim || bad "rmmod eip93_sim"
 case_ "after rmmod: offers nothing again" hooks /tmp/prefer.cnf dt-an7581.bin 0 disabled \
-  "kernel: AF_ALG bind $G: ENOENT"
+  "kernel: AF_ALG bind $C: ENOENT" "kernel: AF_ALG bind $G: ENOENT"
 
 echo "gate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
