@@ -56,7 +56,7 @@ endfunction()
 if(EIP93_SANITIZE)
   eip93_guest_test(differential_asan ${GUEST_DIR}/differential.sh
     --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff --timeout 600 --mem 1024
-    --env EIP93_DIFF_CASES=3000
+    --env EIP93_DIFF_CASES=3000 --env EIP93_DIFF_KGCM_CASES=1000
     --env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1
     --env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
   set_tests_properties(guest_differential_asan PROPERTIES LABELS "guest;asan" TIMEOUT 660)
