@@ -7,6 +7,7 @@
 M=/opt/eip93
 P=/sys/module/eip93_sim/parameters
 CAL=/var/lib/eip93/calibration
+C='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 N='gcm_base(ctr(aes-eip93),ghash-neon)'
 L='gcm_base(ctr(aes-eip93),ghash-lib)'
@@ -111,6 +112,34 @@ follows() {
         bad "window $win: $s bytes: driver ops +$d, engine messages +$e (expected software)"
     fi
   done
+}
+
+# chosen COMPOSITION...: the calibration file's composition is the one its
+# printed table supports among the measured COMPOSITIONs (given in the gate's
+# order): one of them; its written window is what its own table implies; when
+# the file says off, every measured table implies off and the file names the
+# first in the order.  Sets comp.
+chosen() {
+  comp=$(sed -n 's/^composition = //p' $CAL)
+  w=$(written_window)
+  echo "# chosen: $comp, $w"
+  found=0
+  for c in "$@"; do
+    [ "$c" = "$comp" ] && found=1
+    echo "#   $c: the table implies $(expected_window "$c")"
+  done
+  [ $found -eq 1 ] && ok "the chosen composition ($comp) is one that was measured" ||
+    bad "chosen composition $comp was not measured"
+  [ "$w" = "$(expected_window "$comp")" ] && ok "its window ($w) is what its table implies" ||
+    bad "written window $w, its table implies $(expected_window "$comp")"
+  if [ "$w" = off ]; then
+    [ "$comp" = "$1" ] && ok "off: the file names the first in the order ($1)" ||
+      bad "off, but the file names $comp, not the first in the order ($1)"
+    for c in "$@"; do
+      [ "$(expected_window "$c")" = off ] && ok "off: the table of $c implies off too" ||
+        bad "off, but the table of $c implies $(expected_window "$c")"
+    done
+  fi
 }
 
 finish() {

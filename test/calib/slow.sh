@@ -19,7 +19,12 @@ echo "# timing model: latency_us=$(cat $P/latency_us) rate=$(cat $P/rate) B/s"
 if calibrate; then ok "calibrate exits 0"; else bad "calibrate failed"; cat /tmp/calib.err; fi
 sed 's/^/   | /' $CAL | grep -v '^   | #'
 echo "# modelled engine time: $(cat $P/busy_us) us"
-[ "$(expected_window "$G")" = off ] && ok "the table implies off" || bad "the table implies $(expected_window "$G")"
+for c in "$C" "$G"; do
+  grep -q "^composition $c: binds, measured" /tmp/calib.out && ok "$c measured" || bad "$c not measured"
+  [ "$(expected_window "$c")" = off ] && ok "the table of $c implies off" ||
+    bad "the table of $c implies $(expected_window "$c")"
+done
+chosen "$C" "$G"
 [ "$(written_window)" = off ] && ok "the calibration says off" || bad "the calibration says $(written_window)"
 reason=$(sed -n 's/^reason = //p' $CAL)
 echo "$reason" | grep -q 'engine [0-9.]* MB/s .* vs software [0-9.]* MB/s' &&
