@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* AF_ALG AEAD sockets: open, operate, close; fork-safe. */
+/* AF_ALG AEAD and skcipher (AES-CTR) sockets: open, operate, close; fork-safe. */
 #include "afalg.h"
 
 #include <errno.h>
@@ -231,7 +231,7 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsi
 			 size_t keylen, unsigned int max_sockets, unsigned int timeout_ms)
 {
 	struct sockaddr_alg sa;
-	int ret;
+	int ret, ctr;
 
 	pthread_once(&atfork_once, atfork_register);
 	eip93_afalg_key_close(k);
@@ -243,7 +243,8 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsi
 
 	memset(&sa, 0, sizeof(sa));
 	sa.salg_family = AF_ALG;
-	memcpy(sa.salg_type, "aead", sizeof("aead"));
+	ctr = strcmp(eip93_kprobe_type(kalg), "skcipher") == 0;
+	memcpy(sa.salg_type, ctr ? "skcipher" : "aead", ctr ? sizeof("skcipher") : sizeof("aead"));
 	memcpy(sa.salg_name, kalg, strlen(kalg) + 1);
 
 	/* Registered before the first socket exists: a fork from then on closes them. */
@@ -259,7 +260,8 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsi
 	if (setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) < 0)
 		goto err_errno;
 	INJECT(F_AUTHSIZE);
-	if (setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, EIP93_AFALG_TAGLEN) < 0)
+	if (!ctr &&
+	    setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, EIP93_AFALG_TAGLEN) < 0)
 		goto err_errno;
 	INJECT(F_ACCEPT);
 	ret = open_fd(k, 0);
@@ -389,17 +391,82 @@ err:
 	return ret;
 }
 
+int eip93_afalg_ctr(struct eip93_afalg_key *k, const unsigned char *ctrblk, const unsigned char *in,
+		    size_t len, unsigned char *out)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(uint32_t)) +
+			 CMSG_SPACE(sizeof(struct af_alg_iv) + EIP93_AFALG_CTRBLK)];
+		struct cmsghdr align;
+	} cbuf;
+	struct msghdr msg;
+	struct cmsghdr *c;
+	struct af_alg_iv *aiv;
+	struct iovec iov;
+	uint32_t v = ALG_OP_ENCRYPT;
+	ssize_t n;
+	int ret = 0;
+
+	if (k->op_fd < 0)
+		return -EBADF;
+	memset(&cbuf, 0, sizeof(cbuf));
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_control = cbuf.buf;
+	msg.msg_controllen = sizeof(cbuf.buf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_OP;
+	c->cmsg_len = CMSG_LEN(sizeof(uint32_t));
+	memcpy(CMSG_DATA(c), &v, sizeof(v));
+	c = CMSG_NXTHDR(&msg, c);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_IV;
+	c->cmsg_len = CMSG_LEN(sizeof(struct af_alg_iv) + EIP93_AFALG_CTRBLK);
+	aiv = (struct af_alg_iv *)(void *)CMSG_DATA(c);
+	aiv->ivlen = EIP93_AFALG_CTRBLK;
+	memcpy(aiv->iv, ctrblk, EIP93_AFALG_CTRBLK);
+	iov.iov_base = (void *)in;
+	iov.iov_len = len;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+
+	INJECT(F_SENDMSG);
+	do {
+		n = sendmsg(k->op_fd, &msg, 0);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		goto err_errno;
+	if ((size_t)n != len)
+		return -EIO;
+	INJECT(F_READ);
+	do {
+		n = read(k->op_fd, out, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		goto err_errno;
+	if ((size_t)n != len || FAULT(F_SHORTREAD) != 0)
+		return -EIO;
+	return 0;
+
+err_errno:
+	ret = -errno;
+err:
+	return ret;
+}
+
 /* The AF_ALG backend behind the engine interface (alg/engine.h). */
 
 void eip93_engine_key_init(struct eip93_engine_key *k)
 {
 	eip93_afalg_key_init(&k->afalg);
 	k->priv = NULL;
+	k->is_ctr = 0;
 }
 
 static int be_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 		   const unsigned char *key, size_t keylen)
 {
+	k->is_ctr = eip93_engine_kalg_is_ctr(c->kalg);
 	return eip93_afalg_key_open(&k->afalg, c->kalg, key, keylen, c->max_sockets, c->timeout_ms);
 }
 
@@ -425,13 +492,20 @@ static int be_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *
 				m->tag);
 }
 
+static int be_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
+{
+	(void)enc;
+	return eip93_afalg_ctr(&k->afalg, m->iv, m->in, m->len, m->out);
+}
+
 const struct eip93_engine_ops eip93_engine_afalg = {
 	.name = "af_alg",
-	.probe = eip93_kprobe_aead,
+	.probe = eip93_kprobe_alg,
 	.key_open = be_open,
 	.key_close = be_close,
 	.key_is_open = be_is_open,
 	.seal = be_seal,
 	.open = be_unseal,
+	.ctr = be_ctr,
 	.resources = eip93_afalg_open_sockets,
 };

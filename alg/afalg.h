@@ -22,6 +22,7 @@
 #define EIP93_AFALG_IVLEN 12
 #define EIP93_AFALG_TAGLEN 16
 #define EIP93_AFALG_MAX_AAD 512
+#define EIP93_AFALG_CTRBLK 16
 
 struct eip93_afalg_key {
 	int tfm_fd;			     /* bound and keyed; -1 when closed */
@@ -33,8 +34,9 @@ struct eip93_afalg_key {
 void eip93_afalg_key_init(struct eip93_afalg_key *k);
 
 /**
- * eip93_afalg_key_open() - bind, set the key and the 16-byte tag, accept.
+ * eip93_afalg_key_open() - bind, set the key (and an AEAD's 16-byte tag), accept.
  * @kalg: kernel algorithm name, e.g. "gcm_base(ctr(aes-eip93),ghash-generic)"
+ *        (an "aead"), or "ctr(aes-eip93)" (an "skcipher": eip93_kprobe_type())
  * @max_sockets: process-wide cap on open AF_ALG sockets (2 per key)
  * @timeout_ms: SO_SNDTIMEO and SO_RCVTIMEO of the operation socket
  *
@@ -63,6 +65,16 @@ int eip93_afalg_key_is_open(const struct eip93_afalg_key *k);
 int eip93_afalg_aead(struct eip93_afalg_key *k, int enc, const unsigned char *iv,
 		     const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
 		     unsigned char *out, unsigned char *tag);
+
+/**
+ * eip93_afalg_ctr() - one AES-CTR operation on an skcipher key: one sendmsg, one read.
+ * @ctrblk: the 16-byte initial counter block
+ * @in: @len bytes; may equal @out
+ *
+ * Return: 0; -EIO on a short send or read; or the -errno of sendmsg/read.
+ */
+int eip93_afalg_ctr(struct eip93_afalg_key *k, const unsigned char *ctrblk,
+		    const unsigned char *in, size_t len, unsigned char *out);
 
 /* eip93_afalg_open_sockets() - AF_ALG sockets this process holds open now. */
 unsigned int eip93_afalg_open_sockets(void);

@@ -8,6 +8,7 @@
  *   offload.c  an engine message: first data, replay, final
  *   tls12.c    a TLS 1.2 record on the engine
  *   key.c      the key: lazy open, known-answer check, error and fault accounting
+ *   compose.c  the composition: an engine message from backend requests
  *   verify.c   the integrity check of every engine result
  * Routing is route.c's alone; the shadow state is shadow.c's alone.
  */
@@ -18,6 +19,7 @@
 
 #include <openssl/core_dispatch.h>
 #include <openssl/evp.h>
+#include <openssl/modes.h>
 
 #include "gcm.h"
 #include "shadow.h"
@@ -31,8 +33,10 @@ struct gcm_key {
 			     (here or in the context this one was copied from): not checked
 			     again; a forked child checks them again (0: not verified) */
 	struct eip93_engine_key ek;
-	EVP_CIPHER_CTX *ecb; /* AES-ECB with this key: keystream for verify.c */
-	uint64_t rng;	     /* picks the sampled block of each message */
+	EVP_CIPHER_CTX *ecb;	 /* AES-ECB with this key: keystream for verify.c */
+	GCM128_CONTEXT *gcm;	 /* GHASH key and tag mask in software (compose.c) */
+	unsigned int tag_checks; /* kernel AES-GCM: tags recomputed since the key opened */
+	uint64_t rng;		 /* picks the sampled block and tag of each message */
 };
 
 /*
@@ -98,9 +102,26 @@ void eip93_engine_fault(struct gcm_ctx *ctx, const char *what);
 int eip93_key_sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
 		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
 		      unsigned char *tag);
+
+/*
+ * compose.c: one engine message in the bound composition (engine AES-CTR
+ * with GHASH and tag here, or a kernel AES-GCM request with its tag
+ * sampled): 0, EIP93_ENGINE_WRONG (a sampled tag was wrong), -EBADMSG (the
+ * tag refused) or -errno.
+ */
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
 		      unsigned char *out, unsigned char *tag);
+/* A kernel AES-GCM key's backend request alone (the known-answer check). */
+int eip93_engine_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
+			 size_t len, unsigned char *out, unsigned char *tag);
+/* An AES-CTR key's backend request alone: @len bytes from counter block @ctrblk. */
+int eip93_engine_ctr(struct gcm_ctx *ctx, const unsigned char *ctrblk, const unsigned char *in,
+		     unsigned char *out, size_t len);
+/* The key's GCM128 context (after eip93_verify_key_init()); 0 or -ENOMEM. */
+int eip93_compose_key_init(struct gcm_ctx *ctx);
+void eip93_compose_key_free(struct gcm_ctx *ctx);
 
 /*
  * verify.c: does @a XOR @b (input and the engine's output, @b the buffer it
@@ -110,6 +131,8 @@ int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv, size_t 
 			   const unsigned char *a, const unsigned char *b, size_t len);
 int eip93_verify_key_init(struct gcm_ctx *ctx);
 void eip93_verify_key_free(struct gcm_ctx *ctx);
+/* The key's sampling generator's next value. */
+uint64_t eip93_verify_rand(struct gcm_ctx *ctx);
 
 /* offload.c */
 typedef int (*eip93_sw_op_fn)(void *, unsigned char *, size_t *, size_t, const unsigned char *,

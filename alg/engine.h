@@ -7,6 +7,13 @@
  * -errno and never touch OpenSSL's error stack; they know nothing of EVP,
  * routing, replays or integrity checks, which live above them, once.
  *
+ * Two kinds of kernel algorithm sit behind it (the "composition", named by
+ * the algorithm the gate bound): a kernel AES-GCM such as
+ * gcm_base(ctr(aes-eip93),ghash-generic), whose seal and open are one
+ * backend request each, and the engine's AES-CTR alone, ctr(aes-eip93),
+ * for which the backend offers ctr() and the AES-GCM layer composes the
+ * message with GHASH and the tag in libcrypto (alg/ctrgcm.c).
+ *
  * Backends: AF_ALG (alg/afalg.c, the product) and, in test builds only, a
  * user-space fake with fault injection (alg/fake.c).
  */
@@ -14,6 +21,7 @@
 #define EIP93_ENGINE_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <openssl/types.h>
 
@@ -22,6 +30,16 @@
 #define EIP93_ENGINE_IVLEN 12
 #define EIP93_ENGINE_TAGLEN 16
 #define EIP93_ENGINE_MAX_AAD 512
+#define EIP93_ENGINE_CTRBLK 16
+
+/* The CTR-only composition's kernel algorithm: the engine's AES-CTR. */
+#define EIP93_KALG_CTR "ctr(aes-eip93)"
+
+/* eip93_engine_kalg_is_ctr() - does @kalg name an AES-CTR (skcipher) rather than an AEAD? */
+static inline int eip93_engine_kalg_is_ctr(const char *kalg)
+{
+	return strncmp(kalg, "ctr(", 4) == 0;
+}
 
 /* What opening a key needs besides the key bytes. */
 struct eip93_engine_cfg {
@@ -35,6 +53,7 @@ struct eip93_engine_cfg {
 struct eip93_engine_key {
 	struct eip93_afalg_key afalg; /* AF_ALG backend */
 	void *priv;		      /* other backends */
+	int is_ctr;		      /* opened on an AES-CTR algorithm */
 };
 
 /* One whole message: AAD and payload in, payload and (sealing) tag out. */
@@ -50,7 +69,7 @@ struct eip93_engine_msg {
 
 struct eip93_engine_ops {
 	const char *name;
-	/* Does @kalg bind?  0 or -errno; holds nothing afterwards. */
+	/* Does @kalg bind (as an AEAD, or an skcipher when it is AES-CTR)?  0 or -errno. */
 	int (*probe)(const char *kalg);
 	/* Open @key; 0, -EMFILE at the socket cap, or -errno. */
 	int (*key_open)(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
@@ -64,6 +83,14 @@ struct eip93_engine_ops {
 	/* Decrypt: -EBADMSG when the tag is wrong (m->out then holds
 	 * unauthenticated bytes that must never be released). */
 	int (*open)(struct eip93_engine_key *k, const struct eip93_engine_msg *m);
+	/*
+	 * A key opened on an AES-CTR algorithm: m->len bytes of m->in XOR the
+	 * keystream from the counter block m->iv (EIP93_ENGINE_CTRBLK bytes,
+	 * its last 32 bits incremented per block) into m->out; m->aad and
+	 * m->tag unused.  One request.  @enc: the GCM direction it serves
+	 * (fault plans only; AES-CTR is the same both ways).
+	 */
+	int (*ctr)(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc);
 	/* Sockets (or their stand-ins) this process holds now, for the cap. */
 	unsigned int (*resources)(void);
 };

@@ -30,13 +30,14 @@ struct fake_key {
 	unsigned char key[32];
 	size_t keylen;
 	EVP_CIPHER *gcm;
+	EVP_CIPHER *ctr; /* a key opened on ctr(aes-eip93) */
 };
 
 static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct eip93_fake_plan plan; /* site NONE: no faults */
 static unsigned long site_calls;    /* calls at plan.site since the plan was set */
 static int plan_from_env_done;
-static atomic_ulong n_probes, n_opens, n_seals, n_unseals, n_faults, n_keys;
+static atomic_ulong n_probes, n_opens, n_seals, n_unseals, n_ctrs, n_faults, n_keys;
 
 void eip93_fake_set_plan(const struct eip93_fake_plan *p)
 {
@@ -50,6 +51,7 @@ void eip93_fake_set_plan(const struct eip93_fake_plan *p)
 	atomic_store(&n_opens, 0);
 	atomic_store(&n_seals, 0);
 	atomic_store(&n_unseals, 0);
+	atomic_store(&n_ctrs, 0);
 	atomic_store(&n_faults, 0);
 	pthread_mutex_unlock(&plan_lock);
 }
@@ -60,6 +62,7 @@ void eip93_fake_get_stats(struct eip93_fake_stats *s)
 	s->opens = atomic_load(&n_opens);
 	s->seals = atomic_load(&n_seals);
 	s->unseals = atomic_load(&n_unseals);
+	s->ctrs = atomic_load(&n_ctrs);
 	s->faults = atomic_load(&n_faults);
 	s->open_keys = atomic_load(&n_keys);
 }
@@ -102,7 +105,7 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 {
 	static const char *const sites[] = { "none", "probe", "open", "seal", "unseal", "data" };
 	static const char *const kinds[] = { "errno",	"short", "badmsg", "keystream",
-					     "nowrite", "tail",	 "page" };
+					     "nowrite", "tail",	 "page",   "tagmask" };
 
 	memset(p, 0, sizeof(*p));
 	while (*s != '\0') {
@@ -124,7 +127,7 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 				return -EINVAL;
 			p->site = (enum eip93_fake_site)v;
 		} else if (KEY(s, eq, "kind")) {
-			v = parse_enum(eq + 1, vlen, kinds, 7);
+			v = parse_enum(eq + 1, vlen, kinds, 8);
 			if (v < 0)
 				return -EINVAL;
 			p->kind = (enum eip93_fake_kind)v;
@@ -172,7 +175,10 @@ static int fake_probe(const char *kalg)
 	atomic_fetch_add(&n_probes, 1);
 	if (planned(EIP93_FAKE_PROBE, &p))
 		return p.kind == EIP93_FAKE_ERRNO && p.err != 0 ? -p.err : -ENOENT;
-	return strncmp(kalg, "gcm_base(ctr(aes-eip93),", 24) == 0 ? 0 : -ENOENT;
+	return strncmp(kalg, "gcm_base(ctr(aes-eip93),", 24) == 0 ||
+			       strcmp(kalg, EIP93_KALG_CTR) == 0
+		       ? 0
+		       : -ENOENT;
 }
 
 static void fake_close(struct eip93_engine_key *k)
@@ -182,6 +188,7 @@ static void fake_close(struct eip93_engine_key *k)
 	if (fk == NULL)
 		return;
 	EVP_CIPHER_free(fk->gcm);
+	EVP_CIPHER_free(fk->ctr);
 	OPENSSL_clear_free(fk, sizeof(*fk));
 	k->priv = NULL;
 	atomic_fetch_sub(&n_keys, 1);
@@ -196,6 +203,7 @@ static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 		     const unsigned char *key, size_t keylen)
 {
 	static const char *const names[] = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" };
+	static const char *const ctrs[] = { "AES-128-CTR", "AES-192-CTR", "AES-256-CTR" };
 	struct eip93_fake_plan p;
 	struct fake_key *fk;
 	unsigned long cur;
@@ -211,10 +219,17 @@ static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 		if ((cur + 1) * 2 > c->max_sockets)
 			return -EMFILE;
 	} while (!atomic_compare_exchange_weak(&n_keys, &cur, cur + 1));
+	k->is_ctr = eip93_engine_kalg_is_ctr(c->kalg);
 	fk = OPENSSL_zalloc(sizeof(*fk));
 	if (fk != NULL)
 		fk->gcm = EVP_CIPHER_fetch(c->libctx, names[keylen / 8 - 2], NULL);
-	if (fk == NULL || fk->gcm == NULL) {
+	if (fk != NULL && k->is_ctr)
+		fk->ctr = EVP_CIPHER_fetch(c->libctx, ctrs[keylen / 8 - 2], NULL);
+	if (fk == NULL || fk->gcm == NULL || (k->is_ctr && fk->ctr == NULL)) {
+		if (fk != NULL) {
+			EVP_CIPHER_free(fk->gcm);
+			EVP_CIPHER_free(fk->ctr);
+		}
 		OPENSSL_free(fk);
 		atomic_fetch_sub(&n_keys, 1);
 		return -ENOMEM;
@@ -344,6 +359,10 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	r = -ENOMEM;
 	if (tmp == NULL || ks == NULL || d == NULL)
 		goto out;
+	if (fk->ctr != NULL) {
+		r = -EINVAL; /* an AES-CTR key has no AEAD operation, as with AF_ALG */
+		goto out;
+	}
 	if (hit && (p.kind == EIP93_FAKE_KEYSTREAM || p.kind == EIP93_FAKE_NOWRITE ||
 		    p.kind == EIP93_FAKE_TAIL || p.kind == EIP93_FAKE_PAGE)) {
 		/* The true keystream: AES-GCM over zeros. */
@@ -359,10 +378,12 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 		r = gcm_seal(fk, m->iv, m->aad, m->aadlen, tmp, m->len, tmp, m->tag);
 		if (r == 0)
 			memcpy(m->out, tmp, m->len);
+		if (r == 0 && hit && p.kind == EIP93_FAKE_TAGMASK)
+			m->tag[0] ^= p.mask != 0 ? p.mask : 0x01; /* E_K(J0) wrong: the tag is */
 	} else {
 		r = gcm_unseal(fk, m->iv, m->aad, m->aadlen, m->in, m->len, tmp, m->tag);
-		if (r == 0 && hit && p.kind == EIP93_FAKE_BADMSG)
-			r = -EBADMSG;
+		if (r == 0 && hit && (p.kind == EIP93_FAKE_BADMSG || p.kind == EIP93_FAKE_TAGMASK))
+			r = -EBADMSG; /* TAGMASK: the tag it computes is wrong, the right one refused */
 		for (size_t i = 0; i < m->len; i++)
 			m->out[i] = tmp[i] ^ d[i];
 		if (r == -EBADMSG)
@@ -385,6 +406,59 @@ static int fake_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg
 	return fake_msg(k, m, 0);
 }
 
+/*
+ * AES-CTR from the counter block m->iv (a key opened on ctr(aes-eip93)):
+ * the plan's keystream faults count blocks of this request; TAGMASK hits
+ * its first block.
+ */
+static int fake_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
+{
+	const struct fake_key *fk = k->priv;
+	unsigned char *ks = NULL, *d = NULL;
+	struct eip93_fake_plan p;
+	EVP_CIPHER_CTX *c = NULL;
+	int r = -ENOMEM, hit, n;
+
+	atomic_fetch_add(&n_ctrs, 1);
+	if (fk == NULL)
+		return -EBADF;
+	if (fk->ctr == NULL)
+		return -EINVAL;
+	hit = planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
+	if (hit && p.kind == EIP93_FAKE_BADMSG)
+		hit = 0; /* no tag here to refuse */
+	if (hit && p.kind == EIP93_FAKE_ERRNO) {
+		scribble(m->out, m->len);
+		return -(p.err != 0 ? p.err : EIO);
+	}
+	if (hit && p.kind == EIP93_FAKE_SHORT) {
+		scribble(m->out, m->len / 2);
+		return -EIO;
+	}
+	ks = OPENSSL_zalloc(m->len + BLOCK);
+	d = OPENSSL_zalloc(m->len + BLOCK);
+	c = EVP_CIPHER_CTX_new();
+	if (ks == NULL || d == NULL || c == NULL ||
+	    !EVP_EncryptInit_ex2(c, fk->ctr, fk->key, m->iv, NULL) ||
+	    (m->len > 0 && !EVP_EncryptUpdate(c, ks, &n, d, (int)m->len)))
+		goto out;
+	if (hit && p.kind == EIP93_FAKE_TAGMASK) {
+		p.kind = EIP93_FAKE_KEYSTREAM;
+		p.block = 0;
+		p.count = 1;
+	}
+	if (hit)
+		keystream_fault(&p, ks, d, m->len, m->out);
+	for (size_t i = 0; i < m->len; i++)
+		m->out[i] = m->in[i] ^ ks[i] ^ d[i];
+	r = 0;
+out:
+	EVP_CIPHER_CTX_free(c);
+	OPENSSL_clear_free(ks, m->len + BLOCK);
+	OPENSSL_clear_free(d, m->len + BLOCK);
+	return r;
+}
+
 const struct eip93_engine_ops eip93_engine_fake = {
 	.name = "fake",
 	.probe = fake_probe,
@@ -393,5 +467,6 @@ const struct eip93_engine_ops eip93_engine_fake = {
 	.key_is_open = fake_is_open,
 	.seal = fake_seal,
 	.open = fake_unseal,
+	.ctr = fake_ctr,
 	.resources = fake_resources,
 };

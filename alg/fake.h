@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Test builds only: a software fake of the engine behind alg/engine.h.  It
- * computes AES-GCM in user space (the delegate's library context) the way the
+ * computes AES-CTR (a key opened on ctr(aes-eip93)) or AES-GCM in user space (the delegate's library context) the way the
  * kernel's hybrid does: a CTR keystream applied to the payload and GHASH over
  * the ciphertext that results.  A fault plan injects what the AF_ALG backend
  * can meet: an errno at a step, a short read, a tag the "kernel" rejects, a
@@ -13,7 +13,7 @@
  * EIP93_TEST_FAKE (programs that load eip93.so), e.g.
  *   EIP93_TEST_FAKE="site=seal,kind=keystream,nth=3,every=1,block=-1"
  * keys: site (probe|open|seal|unseal|data), kind (errno|short|badmsg|
- * keystream|nowrite|tail|page), err (errno value), nth (first faulty call at the
+ * keystream|nowrite|tail|page|tagmask), err (errno value), nth (first faulty call at the
  * site, 1-based), every (1: every call from nth on), block (first block,
  * negative counts from the end), count (blocks; 0 = to the end), mask (XOR
  * byte for keystream and tail faults), byte (tail: the byte hit, counted
@@ -44,6 +44,9 @@ enum eip93_fake_kind {
 	EIP93_FAKE_NOWRITE,   /* keystream zero in the chosen blocks (output = input); succeeds */
 	EIP93_FAKE_TAIL,      /* keystream XOR mask in one of the last 16 bytes (byte); succeeds */
 	EIP93_FAKE_PAGE,      /* keystream XOR mask near the output's first page boundary (at) */
+	EIP93_FAKE_TAGMASK,   /* the request's first block wrong: an AEAD's tag mask E_K(J0)
+				 (sealing: a wrong tag; opening: the right tag refused), an
+				 AES-CTR request's first payload block */
 };
 
 struct eip93_fake_plan {
@@ -60,7 +63,7 @@ struct eip93_fake_plan {
 };
 
 struct eip93_fake_stats {
-	unsigned long probes, opens, seals, unseals;
+	unsigned long probes, opens, seals, unseals, ctrs;
 	unsigned long faults; /* calls the plan made fail or go wrong */
 	unsigned long open_keys;
 };

@@ -34,6 +34,7 @@ struct eip93_alg_env {
 	unsigned int timeout_ms;	       /* socket send/receive timeout */
 	unsigned int max_faults;	       /* wrong engine results after which it is off */
 	int verify;		     /* check every engine result (test builds may turn it off) */
+	unsigned int tag_check;	     /* kernel AES-GCM: 1 in N tags recomputed (0: none) */
 	atomic_int engine_available; /* gate open and engine not disabled */
 	atomic_uint consecutive_errors;		    /* AF_ALG errors since the last success */
 	atomic_uint faults;			    /* wrong engine results so far (never reset) */
@@ -56,6 +57,13 @@ struct eip93_alg_env {
  */
 #define EIP93_ENGINE_MAX_FAULTS 8
 
+/*
+ * Kernel AES-GCM compositions: the tags of a key's first this many engine
+ * messages are recomputed in software, then 1 in env->tag_check (default).
+ */
+#define EIP93_TAG_CHECK_FIRST 4
+#define EIP93_TAG_CHECK_DEFAULT 64
+
 extern const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24];
 
 /*
@@ -63,6 +71,13 @@ extern const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24];
  * it when it opens, normally before a daemon chroots away from /proc).
  */
 void eip93_sandbox_prime(void);
+
+/*
+ * eip93_compose_selftest() - does this libcrypto's GCM128 leave whole blocks
+ * to a stream function (not so when built with OPENSSL_SMALL_FOOTPRINT)?
+ * The CTR-only composition needs it; 0 or -ENOTSUP.
+ */
+int eip93_compose_selftest(void);
 
 /* eip93_alg_env_free() - release what the cipher code cached in @env. */
 void eip93_alg_env_free(struct eip93_alg_env *env);

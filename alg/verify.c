@@ -129,6 +129,11 @@ static uint64_t next_rand(uint64_t *s)
 	return x;
 }
 
+uint64_t eip93_verify_rand(struct gcm_ctx *ctx)
+{
+	return next_rand(&ctx->key.rng);
+}
+
 /* The GCM counter block IV || 2+i of payload block i into @p. */
 static void counter(v16 *p, v16 tmpl, size_t i)
 {

@@ -90,6 +90,15 @@ int eip93_fips_kernel(const char *path);
  */
 int eip93_kprobe_aead(const char *name);
 
+/*
+ * eip93_kprobe_alg() - can an AF_ALG socket of @name's type bind to it: an
+ * "skcipher" for an AES-CTR name ("ctr(...)"), else an "aead".  0 or -errno.
+ */
+int eip93_kprobe_alg(const char *name);
+
+/* eip93_kprobe_type() - the AF_ALG type eip93_kprobe_alg() binds @name as. */
+const char *eip93_kprobe_type(const char *name);
+
 /**
  * eip93_kernel_release() - the running kernel's release (uname -r) into @buf.
  *

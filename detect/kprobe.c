@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Kernel facts: does an AF_ALG aead name bind?  Which kernel release runs? */
+/* Kernel facts: does an AF_ALG aead or skcipher name bind?  Which kernel release runs? */
 #include "detect.h"
 
 #include <errno.h>
@@ -14,7 +14,7 @@
 #define AF_ALG 38
 #endif
 
-int eip93_kprobe_aead(const char *name)
+static int kprobe(const char *type, const char *name)
 {
 	struct sockaddr_alg sa;
 	int fd, ret = 0;
@@ -23,7 +23,7 @@ int eip93_kprobe_aead(const char *name)
 		return -ENAMETOOLONG;
 	memset(&sa, 0, sizeof(sa));
 	sa.salg_family = AF_ALG;
-	memcpy(sa.salg_type, "aead", sizeof("aead"));
+	memcpy(sa.salg_type, type, strlen(type) + 1);
 	memcpy(sa.salg_name, name, strlen(name) + 1);
 
 	fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -33,6 +33,21 @@ int eip93_kprobe_aead(const char *name)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int eip93_kprobe_aead(const char *name)
+{
+	return kprobe("aead", name);
+}
+
+const char *eip93_kprobe_type(const char *name)
+{
+	return strncmp(name, "ctr(", 4) == 0 ? "skcipher" : "aead";
+}
+
+int eip93_kprobe_alg(const char *name)
+{
+	return kprobe(eip93_kprobe_type(name), name);
 }
 
 int eip93_kernel_release(char *buf, size_t len)

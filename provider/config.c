@@ -9,22 +9,29 @@
 #include "../alg/adapt.h"
 #include "../alg/route.h"
 
-const char *const eip93_config_keys[] = { "enable",
-					  "min-size",
-					  "max-size",
-					  "max-sockets",
-					  "timeout-ms",
-					  "notice",
-					  "fallback-properties",
-					  "kernel-algorithm",
-					  "calibration-file",
-					  "routing",
-					  "adaptive-explore",
-					  "adaptive-engine-weight",
-					  NULL };
+const char *const eip93_config_keys[EIP93_CONFIG_NKEYS + 1] = { "enable",
+								"min-size",
+								"max-size",
+								"max-sockets",
+								"timeout-ms",
+								"notice",
+								"fallback-properties",
+								"kernel-algorithm",
+								"calibration-file",
+								"routing",
+								"adaptive-explore",
+								"adaptive-engine-weight",
+								"tag-check",
+								NULL };
 
-/* The compositions the gate may bind, in the order it tries them (SPEC step 5). */
+/*
+ * The compositions the gate may bind, in the order it tries them
+ * (docs/design.md "The gate"): the engine's AES-CTR alone first (it needs
+ * only the driver, and its tags never come from the engine), then the
+ * kernel's AES-GCM over it with each GHASH.
+ */
 const char *const eip93_kalg_names[EIP93_NKALG] = {
+	"ctr(aes-eip93)",
 	"gcm_base(ctr(aes-eip93),ghash-neon)",
 	"gcm_base(ctr(aes-eip93),ghash-generic)",
 	"gcm_base(ctr(aes-eip93),ghash-lib)",
@@ -52,6 +59,7 @@ void eip93_config_defaults(struct eip93_config *c)
 	c->routing = EIP93_ROUTING_FIXED; /* adaptive is opt-in: docs/operations.md */
 	c->explore = EIP93_ADAPT_EXPLORE_DEFAULT;
 	c->weight = EIP93_ADAPT_WEIGHT_DEFAULT;
+	c->tag_check = EIP93_CFG_DEFAULT_TAG_CHECK;
 }
 
 static int parse_bool(const char *v, int *out)
@@ -150,13 +158,25 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 		return 0;
 	}
 	if (strcmp(key, "kernel-algorithm") == 0) {
-		if (eip93_kalg_index(value) < 0)
-			return bad(err, errlen, key, value,
-				   "one of gcm_base(ctr(aes-eip93),ghash-neon), "
-				   "gcm_base(ctr(aes-eip93),ghash-generic), "
-				   "gcm_base(ctr(aes-eip93),ghash-lib)",
-				   -EINVAL);
+		if (eip93_kalg_index(value) < 0) {
+			char want[EIP93_NKALG * 48] = "one of ";
+
+			for (int i = 0; i < EIP93_NKALG; i++) {
+				strcat(want, eip93_kalg_names[i]);
+				if (i + 1 < EIP93_NKALG)
+					strcat(want, ", ");
+			}
+			return bad(err, errlen, key, value, want, -EINVAL);
+		}
 		strcpy(c->kalg, value);
+		return 0;
+	}
+	if (strcmp(key, "tag-check") == 0) {
+		r = parse_dec(value, 0, EIP93_CFG_TAG_CHECK_CEIL, &n);
+		if (r < 0)
+			return bad(err, errlen, key, value,
+				   "a decimal number from 0 (never) to 65536 (1 in N tags)", r);
+		c->tag_check = (unsigned int)n;
 		return 0;
 	}
 	if (strcmp(key, "calibration-file") == 0) {

@@ -14,6 +14,8 @@
 #define EIP93_CFG_TIMEOUT_MS_CEIL 600000
 #define EIP93_CFG_PROPQ_MAX 256
 #define EIP93_CFG_PATH_MAX 256
+#define EIP93_CFG_DEFAULT_TAG_CHECK 64 /* EIP93_TAG_CHECK_DEFAULT (alg/gcm.h) */
+#define EIP93_CFG_TAG_CHECK_CEIL 65536
 
 /* Where the calibration is read when the section names no calibration-file. */
 #ifndef EIP93_CALIBRATION_FILE
@@ -32,21 +34,23 @@ struct eip93_config {
 	char calib_file[EIP93_CFG_PATH_MAX];	  /* calibration-file; "" = none */
 	int window_set;				  /* min-size or max-size given explicitly */
 	int routing;				  /* routing = adaptive|fixed (EIP93_ROUTING_*) */
-	unsigned int explore; /* adaptive-explore: 1 in N messages samples the other path */
-	unsigned int weight;  /* adaptive-engine-weight: percent (100: the cheaper path) */
+	unsigned int explore;	/* adaptive-explore: 1 in N messages samples the other path */
+	unsigned int weight;	/* adaptive-engine-weight: percent (100: the cheaper path) */
+	unsigned int tag_check; /* tag-check: kernel AES-GCM, 1 in N tags recomputed (0: none) */
 };
 
 enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };
 
-/* The kernel compositions, in the gate's order (SPEC step 5). */
-#define EIP93_NKALG 3
+/* The compositions (kernel algorithms), in the gate's order. */
+#define EIP93_NKALG 4
 extern const char *const eip93_kalg_names[EIP93_NKALG];
 
 /* eip93_kalg_index() - position of @name in eip93_kalg_names, or -1. */
 int eip93_kalg_index(const char *name);
 
-/* The keys of the section, in the order they are read. */
-extern const char *const eip93_config_keys[];
+/* The keys of the section, in the order they are read (NULL-terminated). */
+#define EIP93_CONFIG_NKEYS 13
+extern const char *const eip93_config_keys[EIP93_CONFIG_NKEYS + 1];
 
 /* eip93_config_defaults() - the documented defaults. */
 void eip93_config_defaults(struct eip93_config *c);

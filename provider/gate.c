@@ -56,6 +56,9 @@ static void errno_text(int err, char *buf, size_t len)
 	case EMFILE:
 		name = "EMFILE";
 		break;
+	case ENOTSUP:
+		name = "ENOTSUP";
+		break;
 	case ENFILE:
 		name = "ENFILE";
 		break;
@@ -164,11 +167,14 @@ const char *eip93_gate_ghash_note(const char *kalg)
 {
 	switch (eip93_kalg_index(kalg)) {
 	case 0:
-		return "GHASH: ghash-neon (NEON, about 4x the table GHASH on a Cortex-A53)";
+		return "GHASH: libcrypto's, in this process (the engine computes AES-CTR only; "
+		       "tags never come from it)";
 	case 1:
+		return "GHASH: ghash-neon (NEON, about 4x the table GHASH on a Cortex-A53)";
+	case 2:
 		return "GHASH: ghash-generic (table GHASH: slow on this CPU; load ghash-ce for "
 		       "ghash-neon: modprobe ghash-ce)";
-	case 2:
+	case 3:
 		return "GHASH: ghash-lib (the kernel's GHASH library, NEON on arm64)";
 	default:
 		return "GHASH: unknown";
@@ -247,6 +253,11 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 {
 	int major, minor, v72, all_afns = 1, all_noent = 1;
 
+	if (err[0] == ENOTSUP && err[1] == ENOENT && err[2] == ENOENT &&
+	    err[EIP93_NKALG - 1] == ENOENT)
+		return "this libcrypto's GCM128 code ignores stream functions (built with "
+		       "OPENSSL_SMALL_FOOTPRINT), so ctr(aes-eip93) cannot be composed, and no "
+		       "kernel GCM over it binds";
 	for (int i = 0; i < EIP93_NKALG; i++) {
 		all_afns &= err[i] == EAFNOSUPPORT;
 		all_noent &= err[i] == ENOENT;
@@ -259,8 +270,8 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 			       : "this kernel offers no AF_ALG sockets (af_alg/algif_aead "
 				 "not loaded or not built)";
 	if (restrict_val == 1 && all_noent)
-		return "af_alg_restrict = 1 (the Linux 7.3 default) refuses gcm: AEAD binds are "
-		       "limited to ccm(aes)";
+		return "af_alg_restrict = 1 (the Linux 7.3 default) refuses gcm and hardware "
+		       "drivers: AEAD binds are limited to ccm(aes)";
 	if (driver == 0)
 		return v72 ? "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto); "
 			     "AF_ALG refuses hardware drivers from Linux 7.2 anyway"
@@ -271,8 +282,9 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 		       "driver-only); ghash-lib is the right name but the driver cannot be bound";
 	if (major >= 7 && minor >= 1 && err[EIP93_NKALG - 1] != 0)
 		return "Linux 7.1+: only ghash-lib is a valid GHASH name, and it does not bind";
-	if (err[1] == ENOENT && err[EIP93_NKALG - 1] == ENOENT)
-		return "no GCM composition over ctr(aes-eip93) (gcm template, GHASH or algif_aead "
+	if (err[0] != 0 && err[0] != ENOTSUP && err[2] == ENOENT && err[EIP93_NKALG - 1] == ENOENT)
+		return "ctr(aes-eip93) does not bind as an skcipher (algif_skcipher missing?) and "
+		       "no GCM composition over it binds (gcm template, GHASH or algif_aead "
 		       "missing)";
 	return "no composition over ctr(aes-eip93) binds";
 }
@@ -284,7 +296,7 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
  */
 static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, int calib_first)
 {
-	int (*probe)(const char *) = in->probe != NULL ? in->probe : eip93_kprobe_aead;
+	int (*probe)(const char *) = in->probe != NULL ? in->probe : eip93_kprobe_alg;
 	const char *order[EIP93_NKALG + 1];
 	char tried[EIP93_NKALG + 1][160];
 	int err[EIP93_NKALG] = { 0 };
@@ -302,7 +314,14 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	}
 	for (size_t i = 0; i < n; i++) {
 		char e[96];
-		int r = probe(order[i]);
+		int r;
+
+		/* The CTR-only composition also needs libcrypto's GCM128 to compose with. */
+		if (eip93_kalg_index(order[i]) == 0 && in->ctr_usable != NULL &&
+		    in->ctr_usable() != 0)
+			r = -ENOTSUP;
+		else
+			r = probe(order[i]);
 
 		for (int k = 0; k < EIP93_NKALG; k++)
 			if (strcmp(order[i], eip93_kalg_names[k]) == 0)
@@ -329,10 +348,15 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	}
 	why = eip93_gate_kernel_why(in->facts.kernel, eip93_gate_read_restrict(),
 				    eip93_gate_driver_registered(), err);
-	if (t == 3)
-		off(g, "%s; %s; %s - %s", tried[0], tried[1], tried[2], why);
-	else
-		off(g, "%s; %s; %s; %s - %s", tried[0], tried[1], tried[2], tried[3], why);
+	{
+		char all[(EIP93_NKALG + 1) * 162] = "";
+		size_t len = 0;
+
+		for (size_t i = 0; i < t && len < sizeof(all); i++)
+			len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s",
+						i == 0 ? "" : "; ", tried[i]);
+		off(g, "%s - %s", all, why);
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "calib.h"
 #include "config.h"
 
+#define EIP93_KALG_CTR_ONLY "ctr(aes-eip93)"
 #define EIP93_KALG_NEON "gcm_base(ctr(aes-eip93),ghash-neon)"
 #define EIP93_KALG_GENERIC "gcm_base(ctr(aes-eip93),ghash-generic)"
 #define EIP93_KALG_LIB "gcm_base(ctr(aes-eip93),ghash-lib)"
@@ -18,7 +19,7 @@
 struct eip93_gate {
 	int enabled;
 	char kalg[64];	  /* kernel algorithm bound, when enabled */
-	char status[768]; /* "enabled: <kalg>" or "disabled: <reason>" */
+	char status[1024]; /* "enabled: <kalg>" or "disabled: <reason>" */
 	size_t min_size;  /* the engine's window, when enabled */
 	size_t max_size;
 	int window_calibrated; /* the window comes from the calibration */
@@ -36,8 +37,10 @@ struct eip93_gate_input {
 	const char *dt_path_override; /* test hooks only: compatible bytes file */
 	int hwcap_override;	      /* test hooks only: use @hwcap as aarch64 AT_HWCAP */
 	unsigned long hwcap;
-	/* The engine backend's bind probe: 0 or -errno (NULL: eip93_kprobe_aead). */
+	/* The engine backend's bind probe: 0 or -errno (NULL: eip93_kprobe_alg). */
 	int (*probe)(const char *kalg);
+	/* Can ctr(aes-eip93) be composed here (eip93_compose_selftest)?  NULL: yes. */
+	int (*ctr_usable)(void);
 	/* The calibration file as read (NULL: none configured). */
 	const struct eip93_calib_load *calib;
 	/* This system, for the calibration's staleness (NULL members: unknown). */

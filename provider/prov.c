@@ -90,8 +90,8 @@ static void raise_error(struct eip93_prov *p, int reason, const char *func, cons
 static void read_config(struct eip93_prov *p, OSSL_FUNC_core_get_params_fn *get, char *self,
 			size_t selflen)
 {
-	OSSL_PARAM req[16];
-	const char *vals[16] = { NULL };
+	OSSL_PARAM req[EIP93_CONFIG_NKEYS + 2]; /* the keys, the provider's name, the end */
+	const char *vals[EIP93_CONFIG_NKEYS] = { NULL };
 	const char *name = NULL;
 	size_t n = 0, k;
 
@@ -196,6 +196,7 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		in.sw_error = p->sw_error[0] != '\0' ? p->sw_error : NULL;
 		in.openssl_fips = openssl_wants_fips(p);
 		in.probe = p->env.engine->probe;
+		in.ctr_usable = eip93_compose_selftest;
 		eip93_calib_load(p->cfg.calib_file, &p->calib);
 		in.calib = &p->calib;
 		in.facts.kernel = eip93_kernel_release(kernel, sizeof(kernel)) == 0 ? kernel : NULL;
@@ -515,6 +516,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.max_sockets = p->cfg.max_sockets;
 	p->env.timeout_ms = p->cfg.timeout_ms;
 	p->env.max_faults = EIP93_ENGINE_MAX_FAULTS;
+	p->env.tag_check = p->cfg.tag_check;
 	p->env.on_first_engine = activation_notice;
 	/* adaptive routing (alg/adapt.h); if it cannot be allocated, routing stays fixed */
 	if (p->cfg.routing == EIP93_ROUTING_ADAPTIVE) {

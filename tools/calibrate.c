@@ -291,12 +291,12 @@ static int calib_needed(const char *path, char *why, size_t len)
 		return 1;
 	}
 	idx = eip93_kalg_index(l.cal.composition);
-	if (eip93_kprobe_aead(l.cal.composition) != 0) {
+	if (eip93_kprobe_alg(l.cal.composition) != 0) {
 		snprintf(why, len, "stale: %s no longer binds", l.cal.composition);
 		return 1;
 	}
 	for (int i = 0; i < idx; i++)
-		if (eip93_kprobe_aead(eip93_kalg_names[i]) == 0) {
+		if (eip93_kprobe_alg(eip93_kalg_names[i]) == 0) {
 			snprintf(why, len, "%s binds now (measured: %s)", eip93_kalg_names[i],
 				 l.cal.composition);
 			return 1;

@@ -325,10 +325,11 @@ static int check_kernel(void)
 	/* In the gate's order; the first that binds is what the gate takes (unless
 	 * kernel-algorithm or a calibration names another). */
 	for (int i = 0; i < EIP93_NKALG && bound < 0; i++) {
-		err[i] = -eip93_kprobe_aead(eip93_kalg_names[i]);
-		/* The labels of the two older names stay what scripts grep for. */
-		fact(i == 0   ? "bind aead (NEON)"
-		     : i == 1 ? "bind aead"
+		err[i] = -eip93_kprobe_alg(eip93_kalg_names[i]);
+		/* The labels of the older names stay what scripts grep for. */
+		fact(i == 0   ? "bind skcipher (CTR)"
+		     : i == 1 ? "bind aead (NEON)"
+		     : i == 2 ? "bind aead"
 			      : "bind aead (retry)",
 		     "%s: %s%s%s", eip93_kalg_names[i], errname(err[i]), err[i] ? " - " : "",
 		     err[i] ? strerror(err[i]) : "");
@@ -337,7 +338,7 @@ static int check_kernel(void)
 	}
 	if (bound >= 0) {
 		fact("GHASH", "%s", eip93_gate_ghash_note(eip93_kalg_names[bound]));
-		if (bound == 1)
+		if (bound == 2)
 			advise("no NEON GHASH here, so the kernel's GCM uses the table "
 			       "GHASH (ghash-generic): about 39 cycles/byte on a Cortex-A53, "
 			       "more than OpenSSL's whole software AES-GCM, so the calibration "

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <openssl/evp.h>
+#include <openssl/modes.h>
 
 #include "engine.h"
 
@@ -45,6 +46,8 @@ struct runner {
 	int shape; /* index: generic, tls13, tls12, ssh */
 	EVP_CIPHER_CTX *ctx;
 	struct eip93_engine_key ek; /* WHO_RAW */
+	EVP_CIPHER_CTX *ecb;	    /* WHO_RAW on ctr(aes-eip93): the key's AES */
+	GCM128_CONTEXT *gcm;	    /* and libcrypto's GHASH */
 	unsigned char *in, *out;    /* out == in: in place */
 	unsigned char *plain;	    /* the plaintext every encryption starts from */
 	unsigned char *pristine;    /* decryption inputs: one per message (ssh) or one */

@@ -165,9 +165,10 @@ static void test_kalg_and_calibration(void)
 		CHECK(strcmp(c.kalg, eip93_kalg_names[i]) == 0);
 		CHECK_EQ_INT(eip93_kalg_index(eip93_kalg_names[i]), i);
 	}
-	CHECK(strcmp(eip93_kalg_names[0], "gcm_base(ctr(aes-eip93),ghash-neon)") == 0);
-	CHECK(strcmp(eip93_kalg_names[1], "gcm_base(ctr(aes-eip93),ghash-generic)") == 0);
-	CHECK(strcmp(eip93_kalg_names[2], "gcm_base(ctr(aes-eip93),ghash-lib)") == 0);
+	CHECK(strcmp(eip93_kalg_names[0], "ctr(aes-eip93)") == 0);
+	CHECK(strcmp(eip93_kalg_names[1], "gcm_base(ctr(aes-eip93),ghash-neon)") == 0);
+	CHECK(strcmp(eip93_kalg_names[2], "gcm_base(ctr(aes-eip93),ghash-generic)") == 0);
+	CHECK(strcmp(eip93_kalg_names[3], "gcm_base(ctr(aes-eip93),ghash-lib)") == 0);
 	/* Nothing else: not gcm(aes), not another driver, not a near miss. */
 	static const char *const bad_kalg[] = {
 		"gcm(aes)",
@@ -177,6 +178,9 @@ static void test_kalg_and_calibration(void)
 		"gcm_base(ctr(aes-eip93),ghash-neon) ",
 		"GCM_BASE(CTR(AES-EIP93),GHASH-NEON)",
 		"gcm_base(ctr(aes-eip93),ghash)",
+		"ctr(aes)",
+		"ctr(aes-generic)",
+		"ctr(aes-eip93) ",
 	};
 	for (size_t i = 0; i < sizeof(bad_kalg) / sizeof(bad_kalg[0]); i++) {
 		err[0] = '\0';
@@ -185,7 +189,26 @@ static void test_kalg_and_calibration(void)
 			-EINVAL);
 		CHECK(strstr(err, "kernel-algorithm") != NULL && strstr(err, bad_kalg[i]) != NULL);
 	}
-	CHECK(strcmp(c.kalg, eip93_kalg_names[2]) == 0); /* unchanged on failure */
+	CHECK(strcmp(c.kalg, eip93_kalg_names[3]) == 0); /* unchanged on failure */
+	/* The error names every accepted value. */
+	CHECK_EQ_INT(eip93_config_set(&c, "kernel-algorithm", "ctr(aes)", err, sizeof(err)),
+		     -EINVAL);
+	for (int i = 0; i < EIP93_NKALG; i++)
+		CHECK(strstr(err, eip93_kalg_names[i]) != NULL);
+
+	/* tag-check: 0 (never) to 65536, decimal; 64 by default. */
+	eip93_config_defaults(&c);
+	CHECK_EQ_INT(c.tag_check, 64);
+	CHECK_EQ_INT(eip93_config_set(&c, "tag-check", "1", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.tag_check, 1);
+	CHECK_EQ_INT(eip93_config_set(&c, "tag-check", "0", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.tag_check, 0);
+	CHECK_EQ_INT(eip93_config_set(&c, "tag-check", "65536", err, sizeof(err)), 0);
+	CHECK_EQ_INT(eip93_config_set(&c, "tag-check", "65537", err, sizeof(err)), -ERANGE);
+	CHECK(strstr(err, "tag-check") != NULL && strstr(err, "65537") != NULL);
+	CHECK_EQ_INT(eip93_config_set(&c, "tag-check", "0x40", err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(eip93_config_set(&c, "tag-check", "-1", err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(c.tag_check, 65536); /* unchanged on failure */
 
 	CHECK_EQ_INT(eip93_config_set(&c, "calibration-file", "/tmp/x", err, sizeof(err)), 0);
 	CHECK(strcmp(c.calib_file, "/tmp/x") == 0);

@@ -83,9 +83,10 @@ static void test_order(void)
 	/* Board and CPU right: the verdict rests on the kernel probe. */
 	g = decide(NULL, an7581, 1, 0);
 	if (g.enabled) {
-		HAS(g, "enabled: gcm_base(ctr(aes-eip93),ghash-");
+		HAS(g, "enabled: ");
 	} else {
-		HAS(g, "disabled: kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-neon): ");
+		HAS(g, "disabled: kernel: AF_ALG bind ctr(aes-eip93): ");
+		HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-neon): ");
 		HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-generic): ");
 		HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-lib): ");
 	}
@@ -149,7 +150,8 @@ static void test_inputs(void)
 
 /* ---- composition order and calibration, with a scripted probe ---------- */
 
-static int probe_err[3]; /* per eip93_kalg_names index: 0 binds, else errno */
+static int probe_err[EIP93_NKALG]; /* per eip93_kalg_names index: 0 binds, else errno */
+static int ctr_unusable;	   /* the CTR-only composition's libcrypto self-test fails */
 static char probe_log[256];
 
 static int fake_probe(const char *kalg)
@@ -157,12 +159,18 @@ static int fake_probe(const char *kalg)
 	int i = eip93_kalg_index(kalg);
 
 	strncat(probe_log,
-		i == 0	 ? "N"
-		: i == 1 ? "G"
-		: i == 2 ? "L"
+		i == 0	 ? "C"
+		: i == 1 ? "N"
+		: i == 2 ? "G"
+		: i == 3 ? "L"
 			 : "?",
 		sizeof(probe_log) - strlen(probe_log) - 1);
 	return i < 0 ? -EINVAL : -probe_err[i];
+}
+
+static int ctr_usable(void)
+{
+	return ctr_unusable ? -ENOTSUP : 0;
 }
 
 static struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char *kernel)
@@ -175,6 +183,7 @@ static struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char 
 	in.dt_path_override = dt_file("an7581", "airoha,an7581\0", 14);
 	in.hwcap_override = 1;
 	in.probe = fake_probe;
+	in.ctr_usable = ctr_usable;
 	in.calib = cl;
 	in.facts.kernel = kernel;
 	in.facts.openssl = "3.0.17";
@@ -189,9 +198,16 @@ static void test_composition_order(void)
 	struct eip93_gate g;
 
 	eip93_config_defaults(&cfg);
-	probe_err[0] = probe_err[1] = probe_err[2] = 0;
+	memset(probe_err, 0, sizeof(probe_err));
 	g = decide_k(NULL, "6.1.0");
-	CHECK(strcmp(probe_log, "N") == 0);
+	CHECK(strcmp(probe_log, "C") == 0);
+	CHECK(strcmp(g.status, "enabled: " EIP93_KALG_CTR_ONLY) == 0);
+	CHECK(strstr(g.ghash, "libcrypto") != NULL);
+
+	/* The CTR-only composition cannot bind: the kernel's, in their order. */
+	probe_err[0] = ENOENT;
+	g = decide_k(NULL, "6.1.0");
+	CHECK(strcmp(probe_log, "CN") == 0);
 	CHECK(strcmp(g.status, "enabled: " EIP93_KALG_NEON) == 0);
 	HAS(g, "enabled: gcm_base(ctr(aes-eip93),ghash-neon)");
 	CHECK(strstr(g.ghash, "ghash-neon") != NULL);
@@ -201,39 +217,62 @@ static void test_composition_order(void)
 
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		probe_err[0] = errs[i];
-		probe_err[1] = 0;
+		probe_err[1] = errs[i];
+		probe_err[2] = 0;
 		g = decide_k(NULL, "6.1.0");
-		CHECK(strcmp(probe_log, "NG") == 0);
+		CHECK(strcmp(probe_log, "CNG") == 0);
 		CHECK(strcmp(g.kalg, EIP93_KALG_GENERIC) == 0);
 		CHECK(strstr(g.ghash, "table GHASH: slow on this CPU; load ghash-ce") != NULL);
-		probe_err[1] = errs[i];
+		probe_err[2] = errs[i];
 		g = decide_k(NULL, "6.1.0");
-		CHECK(strcmp(probe_log, "NGL") == 0);
+		CHECK(strcmp(probe_log, "CNGL") == 0);
 		CHECK(strcmp(g.kalg, EIP93_KALG_LIB) == 0);
 	}
-	probe_err[0] = ENOENT;
-	probe_err[1] = EINVAL;
-	probe_err[2] = EPERM;
+	probe_err[0] = EAFNOSUPPORT;
+	probe_err[1] = ENOENT;
+	probe_err[2] = EINVAL;
+	probe_err[3] = EPERM;
 	g = decide_k(NULL, "6.1.0");
 	CHECK_EQ_INT(g.enabled, 0);
-	CHECK(strcmp(probe_log, "NGL") == 0);
-	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_NEON ": ENOENT");
-	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_GENERIC ": EINVAL");
-	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_LIB ": EPERM");
+	CHECK(strcmp(probe_log, "CNGL") == 0);
+	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_CTR_ONLY ": EAFNOSUPPORT");
+	HAS(g, "; kernel: AF_ALG bind " EIP93_KALG_NEON ": ENOENT");
+	HAS(g, "; kernel: AF_ALG bind " EIP93_KALG_GENERIC ": EINVAL");
+	HAS(g, "; kernel: AF_ALG bind " EIP93_KALG_LIB ": EPERM");
+
+	/* A libcrypto that cannot compose (OPENSSL_SMALL_FOOTPRINT): never probed, named. */
+	memset(probe_err, 0, sizeof(probe_err));
+	ctr_unusable = 1;
+	g = decide_k(NULL, "6.1.0");
+	CHECK(strcmp(probe_log, "N") == 0);
+	CHECK(strcmp(g.kalg, EIP93_KALG_NEON) == 0);
+	probe_err[1] = probe_err[2] = probe_err[3] = ENOENT;
+	g = decide_k(NULL, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_CTR_ONLY ": ENOTSUP");
+	HAS(g, "OPENSSL_SMALL_FOOTPRINT");
+	ctr_unusable = 0;
 
 	/* kernel-algorithm: that one only. */
 	char err[256];
 
 	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_LIB, err, sizeof(err)),
 		     0);
-	probe_err[0] = probe_err[1] = probe_err[2] = 0;
+	memset(probe_err, 0, sizeof(probe_err));
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strcmp(probe_log, "L") == 0);
 	CHECK(strcmp(g.kalg, EIP93_KALG_LIB) == 0);
-	probe_err[2] = ENOENT;
+	probe_err[3] = ENOENT;
 	g = decide_k(NULL, "6.1.0");
 	CHECK_EQ_INT(g.enabled, 0);
 	HAS(g, "(kernel-algorithm = " EIP93_KALG_LIB " in config)");
+	CHECK_EQ_INT(
+		eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_CTR_ONLY, err, sizeof(err)),
+		0);
+	memset(probe_err, 0, sizeof(probe_err));
+	g = decide_k(NULL, "6.1.0");
+	CHECK(strcmp(probe_log, "C") == 0);
+	CHECK(strcmp(g.kalg, EIP93_KALG_CTR_ONLY) == 0);
 }
 
 static void calib_loaded(struct eip93_calib_load *cl, const char *kalg, int engine)
@@ -259,7 +298,7 @@ static void test_calibration(void)
 	char err[256];
 
 	eip93_config_defaults(&cfg);
-	probe_err[0] = probe_err[1] = probe_err[2] = 0;
+	memset(probe_err, 0, sizeof(probe_err));
 
 	/* Current, engine: its composition first, its window. */
 	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
@@ -282,7 +321,7 @@ static void test_calibration(void)
 	calib_loaded(&cl, EIP93_KALG_GENERIC, 0);
 	g = decide_k(&cl, "6.12.0");
 	CHECK_EQ_INT(g.enabled, 1);
-	CHECK(strcmp(probe_log, "N") == 0);
+	CHECK(strcmp(probe_log, "C") == 0);
 	CHECK_EQ_INT(g.min_size, 4096);
 	CHECK_EQ_INT(g.max_size, 32768);
 	CHECK_EQ_INT(g.window_calibrated, 0);
@@ -291,13 +330,13 @@ static void test_calibration(void)
 
 	/* Its composition no longer binds: stale, the next in order. */
 	calib_loaded(&cl, EIP93_KALG_NEON, 1);
-	probe_err[0] = ENOENT;
+	probe_err[1] = ENOENT;
 	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(probe_log, "NG") == 0);
-	CHECK(strcmp(g.kalg, EIP93_KALG_GENERIC) == 0);
+	CHECK(strcmp(probe_log, "NC") == 0);
+	CHECK(strcmp(g.kalg, EIP93_KALG_CTR_ONLY) == 0);
 	CHECK_EQ_INT(g.min_size, 4096);
 	CHECK(strstr(g.calib, "no longer binds (ENOENT") != NULL);
-	probe_err[0] = 0;
+	probe_err[1] = 0;
 
 	/* OpenSSL / provider versions. */
 	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
