@@ -8,11 +8,14 @@
 # caller, once per engine composition: CTR-only (kernel-algorithm =
 # ctr(aes-eip93): the engine's AES-CTR, GHASH and E_K(J0) in libcrypto) and
 # gcm_base(ctr(aes-eip93),ghash-generic) with the sampled tag check at its
-# default (tag-check = 64), then tagmask again with tag-check = 1; a table
-# sums them up.  Then eip93-diff runs with the driver flipping a bit of the
-# last block of every result from its 200th request on: no divergence, and
-# the provider caught what the driver did; and TLS 1.3 and 1.2 transfers
-# through s_server/s_client under the same fault (default composition).
+# default (tag-check = 64), then tagmask again with tag-check = 1, and once
+# with the faults starting past each key's first 4 (always checked) tags,
+# tag-check = 8 (tagmask-late: what the 1-in-N sampling alone lets through);
+# a table sums them up.  Then eip93-diff runs, under each composition, with
+# the driver flipping a bit of the last block of every result from its 200th
+# request on: no divergence, and the provider caught what the driver did;
+# and TLS 1.3 and 1.2 transfers through s_server/s_client under the same
+# fault (the default composition, the gate's first choice: CTR-only).
 set -u
 M=/opt/eip93
 P=/sys/module/eip93_sim/parameters
@@ -39,15 +42,18 @@ composition_cnf() {
 composition_cnf /tmp/ctr.cnf "$CTR"
 composition_cnf /tmp/gcm64.cnf "$GCM" 64
 composition_cnf /tmp/gcm1.cnf "$GCM" 1
+composition_cnf /tmp/gcm8.cnf "$GCM" 8
 : >/tmp/table
-# check CNF KALG TAG_CHECK MODE: one eip93-integrity-check run.
+# check CNF KALG TAG_CHECK MODE [ARGS...]: one eip93-integrity-check run.
 check() {
+  cnf=$1 kalg=$2 tc=$3 mode=$4
+  shift 4
   echo 0 >$P/fault
-  out=$(OPENSSL_CONF=$1 eip93-integrity-check "$4" 400 --expect "$2" --tag-check "$3" 2>&1)
+  out=$(OPENSSL_CONF=$cnf eip93-integrity-check "$mode" 400 --expect "$kalg" --tag-check "$tc" "$@" 2>&1)
   rc=$?
   echo "$out" | grep -v '^table: '
   echo "$out" | grep '^table: ' >>/tmp/table
-  if [ $rc -eq 0 ]; then ok "fault mode $4, $2"; else bad "fault mode $4, $2 (exit $rc)"; fi
+  if [ $rc -eq 0 ]; then ok "fault mode $mode $*, $kalg"; else bad "fault mode $mode $*, $kalg (exit $rc)"; fi
 }
 for mode in first last nowrite edge tail middle random tagmask tagmask-open; do
   check /tmp/ctr.cnf "$CTR" 64 $mode
@@ -56,6 +62,7 @@ for mode in first last nowrite edge tail middle random tagmask tagmask-open; do
   check /tmp/gcm64.cnf "$GCM" 64 $mode
 done
 check /tmp/gcm1.cnf "$GCM" 1 tagmask
+check /tmp/gcm8.cnf "$GCM" 8 tagmask --warm 4
 echo "# integrity table (400 messages per row; faulted: the driver's faults counter,"
 echo "# caught: the provider's eip93-engine-faults, wrong: bytes of output and tag released"
 echo "# that differ from the default provider's)"
@@ -64,26 +71,35 @@ printf '# %-13s %-40s %-9s %8s %7s %12s %11s %10s\n' mode composition tag-check 
 while read -r _ mode kalg tc f c wb wt wm; do
   printf '# %-13s %-40s %-9s %8s %7s %12s %11s %10s\n' "$mode" "$kalg" "$tc" "$f" "$c" "$wb" "$wt" "$wm"
 done </tmp/table
-[ "$(wc -l </tmp/table)" -eq 19 ] || bad "integrity table: $(wc -l </tmp/table) of 19 rows"
+[ "$(wc -l </tmp/table)" -eq 20 ] || bad "integrity table: $(wc -l </tmp/table) of 20 rows"
 
 # The differential test's traffic (generic, TLS 1.2 and 1.3 records, re-inits, copies)
-# with the last block of every engine result wrong from the driver's 200th request on.
-echo 0 >$P/fault
-echo -1 >$P/fault_block
-echo 200 >$P/fault_after
-f0=$(cat $P/faults)
-echo 1 >$P/fault
-# The kernel reference must not be the faulting driver (it is the kernel's gcm(aes) too).
-out=$(eip93-diff --seed 4242 --cases 2000 --kernel-alg 'gcm_base(ctr(aes-generic),ghash-generic)' 2>&1)
-rc=$?
-echo 0 >$P/fault
-f1=$(cat $P/faults)
-echo "$out" | grep -E "passed|FAIL|counters after" | head -n 12
-if [ $rc -eq 0 ] && [ $((f1 - f0)) -gt 0 ]; then
-  ok "eip93-diff with the last block faulted: no divergence ($((f1 - f0)) engine results faulted)"
-else
-  bad "eip93-diff with the last block faulted (exit $rc, faulted $((f1 - f0)))"
-fi
+# with the last block of every engine result wrong from the driver's 200th request on,
+# under each composition (eip93-diff --config: the provider's configuration).
+diff_faulted() {
+  label=$1
+  shift
+  echo 0 >$P/fault
+  echo -1 >$P/fault_block
+  echo 200 >$P/fault_after
+  f0=$(cat $P/faults)
+  echo 1 >$P/fault
+  # The kernel reference must not be the faulting driver (it is the kernel's gcm(aes) too).
+  out=$(eip93-diff --seed 4242 --cases 2000 --kernel-alg 'gcm_base(ctr(aes-generic),ghash-generic)' \
+    --require-engine "$@" 2>&1)
+  rc=$?
+  echo 0 >$P/fault
+  f1=$(cat $P/faults)
+  echo "$out" | grep -E "eip93 gate:|passed|FAIL|counters after" | head -n 12
+  # The gate line names the composition the configuration chose.
+  if [ $rc -eq 0 ] && [ $((f1 - f0)) -gt 0 ] && echo "$out" | grep -qF "eip93 gate: enabled: $label"; then
+    ok "eip93-diff, $label, with the last block faulted: no divergence ($((f1 - f0)) engine results faulted)"
+  else
+    bad "eip93-diff, $label, with the last block faulted (exit $rc, faulted $((f1 - f0)))"
+  fi
+}
+diff_faulted "$CTR" --config /tmp/ctr.cnf
+diff_faulted "$GCM" --config /tmp/gcm64.cnf
 # TLS transfers between openssl s_server and s_client, both through eip93, with the last
 # block of every engine result wrong once the keys passed their checks: the bytes that
 # arrive must be the bytes sent (a fault that slipped through would change them).
