@@ -277,19 +277,18 @@ int main(int argc, char **argv)
 		nmsg = strtol(argv[2], NULL, 10);
 		argi = 3;
 	}
-	for (; argi < argc; argi += 2) {
-		if (argi + 1 >= argc)
-			m = NULL;
-		else if (strcmp(argv[argi], "--expect") == 0)
-			expect = argv[argi + 1];
-		else if (strcmp(argv[argi], "--tag-check") == 0)
-			tag_check = strtol(argv[argi + 1], NULL, 10);
-		else if (strcmp(argv[argi], "--warm") == 0)
-			warm = strtol(argv[argi + 1], NULL, 10);
+	/* Options come in pairs; a lone or unknown one is a usage error. */
+	for (; m != NULL && argi < argc; argi += 2) {
+		const char *opt = argv[argi], *val = argi + 1 < argc ? argv[argi + 1] : NULL;
+
+		if (val != NULL && strcmp(opt, "--expect") == 0)
+			expect = val;
+		else if (val != NULL && strcmp(opt, "--tag-check") == 0)
+			tag_check = strtol(val, NULL, 10);
+		else if (val != NULL && strcmp(opt, "--warm") == 0)
+			warm = strtol(val, NULL, 10);
 		else
 			m = NULL;
-		if (m == NULL)
-			break;
 	}
 	if (m == NULL || nmsg <= 0 || tag_check <= 0 || warm < 0 || warm > 1000) {
 		usage();
@@ -431,7 +430,7 @@ int main(int argc, char **argv)
 		 * ones always (faults from its second message: all caught but for
 		 * the sampling's share); past those, N - 1 per key on average.
 		 */
-		long bound = warm ? 4 * KEYS * tag_check : nmsg / tag_check + 2;
+		long bound = warm ? 4L * KEYS * tag_check : nmsg / tag_check + 2;
 
 		if (wtags >= bound || d1 - d0 == 0) {
 			printf("not ok - %s: tag check 1 in %ld: %ld wrong tags released (want "
