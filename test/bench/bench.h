@@ -15,6 +15,7 @@
 #include <linux/if_alg.h>
 
 #include <openssl/evp.h>
+#include <openssl/modes.h>
 #include <openssl/provider.h>
 
 #ifndef AF_ALG
@@ -89,6 +90,10 @@ uint64_t prov_counter(const char *name);
 struct raw {
 	int tfm, op;
 	int enc;
+	int ctr;		  /* ctr(aes-eip93): an skcipher request and GHASH in libcrypto */
+	EVP_CIPHER_CTX *ecb;	  /* ctr: the key's AES, */
+	GCM128_CONTEXT *gcm;	  /* libcrypto's GCM128 over it */
+	unsigned char ctrblk[16]; /* ctr: the counter block IV || 2 */
 	size_t aadlen, len;
 	unsigned char *in;  /* aad || payload (|| tag) */
 	unsigned char *out; /* aad echo || payload (|| tag) */
@@ -105,8 +110,7 @@ struct raw {
 	int split_nout;
 	unsigned char split_aad[TLS12_AAD], split_echo[TLS12_AAD], split_tag[TAGLEN];
 	union {
-		char buf[CMSG_SPACE(sizeof(uint32_t)) +
-			 CMSG_SPACE(sizeof(struct af_alg_iv) + IVLEN) +
+		char buf[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16) +
 			 CMSG_SPACE(sizeof(uint32_t))];
 		struct cmsghdr align;
 	} cbuf;
@@ -219,6 +223,7 @@ double mbps(size_t len, double us);
 void section_engine(void);    /* engine.c: 1. engine path vs raw AF_ALG */
 void section_delegated(void); /* delegated.c: 2. delegated path vs default provider */
 void section_memory(void);    /* memory.c: 3. memory */
+void section_keysetup(void);  /* keysetup.c: 6. what a new key costs */
 void section_calls(void);     /* calls.c: 4. per EVP call (diagnostics) */
 void section_verify(void);    /* verify.c: 5. the integrity check's cost */
 

@@ -18,6 +18,8 @@
  *    checked vs unchecked (a second provider instance, test builds only:
  *    EIP93_TEST_VERIFY=off), and the check's own work (AES of three counter
  *    blocks and the comparison) timed alone, as a share of a message.
+ * 6. Key setup: a 16 KiB record with a new key vs one on an open key, in
+ *    default-provider records with a new key (keysetup.c).
  *
  * Ratios are throughput(provider) / throughput(baseline).  The contenders of
  * one row alternate message by message (for small messages: every few
@@ -216,6 +218,7 @@ int main(int argc, char **argv)
 	section_memory();
 	section_calls();
 	section_verify();
+	section_keysetup();
 
 	printf("\neip93-bench: done in %.1f s, %d problem(s)\n", now_s() - t0, B.failures);
 	EVP_CIPHER_free(B.c_eip93);

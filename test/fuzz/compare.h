@@ -24,7 +24,8 @@ struct fz_totals {
 	unsigned long fault_execs;     /* scripts with a fault plan */
 	unsigned long faults;	       /* faults the fake injected */
 	unsigned long divergences;
-	unsigned long reloads; /* provider reloaded after faults */
+	unsigned long reloads;		 /* provider reloaded after faults */
+	unsigned long by_composition[2]; /* scripts run in each world (FZ_CTR, FZ_KGCM) */
 };
 
 /* fz_harness_init() - environment, providers, ciphers; exits with a message if impossible. */

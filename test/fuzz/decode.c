@@ -93,15 +93,16 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	s->keysize = (h[0] & 3) == 3 ? 2 : h[0] & 3;
 	s->query_each = (h[0] & 0x14) == 0x14; /* a quarter of the inputs: it costs */
 	s->start_dec = (h[0] >> 3) & 1;
+	s->composition = (h[0] >> 5) & 1 ? FZ_KGCM : FZ_CTR;
 
 	/*
 	 * Three inputs in four run without faults (sites 12..15 map onto 1..4):
 	 * a fault that counts as an engine error costs a provider reload.
 	 */
 	s->plan.site = (h[1] & 15) < 12 ? 0 : (h[1] & 15) - 11;
-	s->plan.kind = (h[2] & 0x0f) % (FUZZ_KEYSTREAM_FAULTS ? 5 : 3);
+	s->plan.kind = (h[2] & 0x0f) % (FUZZ_KEYSTREAM_FAULTS ? 6 : 3);
 	s->plan.err = errs[(h[2] >> 4) % (sizeof(errs) / sizeof(errs[0]))];
-	s->plan.nth = 1 + h[3] % 16; /* a key check takes 3 calls: 4.. hit data */
+	s->plan.nth = 1 + h[3] % 16; /* a key check takes 1 call (CTR-only) or 3 */
 	s->plan.every = h[4] & 1;
 	/*
 	 * Keystream faults always touch an edge block (the first, or the last):
@@ -275,12 +276,15 @@ void fz_describe_op(const struct fz_op *op, char *b, size_t n)
 void fz_print(FILE *f, const struct fz_script *s, long mark)
 {
 	static const char *const sites[] = { "none", "open", "seal", "unseal", "data" };
-	static const char *const kinds[] = { "errno", "short", "badmsg", "keystream", "nowrite" };
+	static const char *const kinds[] = { "errno",	  "short",   "badmsg",
+					     "keystream", "nowrite", "tagmask" };
 	char line[400];
 
-	fprintf(f, "script: AES-%d-GCM, %s first, seed %016llx%s, %zu steps\n",
-		128 + 64 * s->keysize, s->start_dec ? "decrypting" : "encrypting",
-		(unsigned long long)s->seed,
+	fprintf(f, "script: AES-%d-GCM on %s, %s first, seed %016llx%s, %zu steps\n",
+		128 + 64 * s->keysize,
+		s->composition == FZ_KGCM ? "gcm_base(ctr(aes-eip93),ghash-generic)"
+					  : "ctr(aes-eip93)",
+		s->start_dec ? "decrypting" : "encrypting", (unsigned long long)s->seed,
 		s->query_each ? ", parameters read after each step" : "", s->nops);
 	if (s->plan.site == 0)
 		fprintf(f, "fault plan: none\n");

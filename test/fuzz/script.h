@@ -13,7 +13,8 @@
  * Header:
  *   [0]    flags: bits 0-1 key size (AES-128/192/256, 3 = 256), bits 2 and 4
  *          both set: read every context parameter after every step, bit 3
- *          start decrypting
+ *          start decrypting, bit 5 the composition (0: ctr(aes-eip93), 1: the
+ *          kernel's gcm_base(ctr(aes-eip93),ghash-generic), harness.c)
  *   [1..7] fault plan of the engine fake: site (12..15; else none), kind|err, nth, every,
  *          block, count, mask (fz_decode_plan())
  *   [8..15] data seed
@@ -85,7 +86,7 @@ struct fz_op {
 /* The fake's fault plan, in fuzzer terms (mapped onto eip93_fake_plan). */
 struct fz_plan {
 	int site; /* 0 none, 1 open, 2 seal, 3 unseal, 4 data */
-	int kind; /* 0 errno, 1 short, 2 badmsg, 3 keystream, 4 nowrite */
+	int kind; /* 0 errno, 1 short, 2 badmsg, 3 keystream, 4 nowrite, 5 tagmask */
 	int err;
 	unsigned long nth;
 	int every;
@@ -94,8 +95,11 @@ struct fz_plan {
 	unsigned char mask;
 };
 
+enum { FZ_CTR = 0, FZ_KGCM = 1 };
+
 struct fz_script {
-	int keysize; /* 0, 1, 2: 128, 192, 256 */
+	int keysize;	 /* 0, 1, 2: 128, 192, 256 */
+	int composition; /* FZ_CTR or FZ_KGCM */
 	int query_each;
 	int start_dec;
 	struct fz_plan plan;

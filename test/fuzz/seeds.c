@@ -314,6 +314,23 @@ static void s_f_nowrite_last(struct sb *s)
 	s->b[5] = 0xff; /* block -1 */
 }
 
+/* The request's first block wrong (fake kind tagmask): a payload block on ctr(aes-eip93). */
+static void s_f_tagmask(struct sb *s)
+{
+	faulty(s, SITE_DATA, 5, 2, 1, 39);
+}
+/* The same in the kernel AES-GCM world (header bit 5): its tag mask, caught by tag-check. */
+static void s_f_tagmask_kgcm(struct sb *s)
+{
+	faulty(s, SITE_SEAL, 5, 4, 1, 40);
+	s->b[0] |= KGCM;
+}
+static void s_enc_4096_kgcm(struct sb *s)
+{
+	s_enc_4096(s);
+	s->b[0] |= KGCM;
+}
+
 static const struct seed seeds[] = {
 	{ "corpus", "enc-dec-4096", s_enc_4096 },
 	{ "corpus", "dec-tag-early-16k", s_dec_tag_early_16k },
@@ -347,6 +364,9 @@ static const struct seed seeds[] = {
 	{ "corpus", "fault-key-check", s_f_keycheck },
 	{ "integrity", "keystream-first-block", s_f_ks_first },
 	{ "integrity", "nowrite-last-block", s_f_nowrite_last },
+	{ "integrity", "tagmask-data", s_f_tagmask },
+	{ "integrity", "tagmask-seal-kgcm", s_f_tagmask_kgcm },
+	{ "corpus", "enc-dec-4096-kgcm", s_enc_4096_kgcm },
 	{ "regress", "tls-record-then-generic", r_tls_record_then_generic },
 	{ "regress", "tls-aad-zero-update", r_tls_aad_zero_update },
 	{ "regress", "tls-aad-zero-update-oneshot", r_tls_aad_zero_update_oneshot },

@@ -74,6 +74,7 @@ static inline void op(struct sb *s, enum fz_code c, uint8_t f1, uint8_t f2, uint
 
 #define QUERY_EACH 0x14 /* header flags: read every parameter after every step */
 #define START_DEC 0x08
+#define KGCM 0x20 /* header flags: the kernel AES-GCM composition's world */
 
 struct seed {
 	const char *dir, *name;

@@ -3,7 +3,9 @@
 # the simulated driver starts faulting the keystream after the keys passed
 # their check (a flipped bit in the first, the last, a fixed middle or a
 # random middle block; output never written; a stale page edge; a flipped
-# bit in the last 16 bytes, issue 20's E1); every
+# bit in the last 16 bytes, issue 20's E1; a flipped bit in the request's
+# first block, the tag mask under gcm_base, issue 17), under both engine
+# compositions (CTR-only and gcm_base with the sampled tag check); every
 # result is compared with the default provider, and the differential test
 # runs under a fault.  Script: test/integrity/integrity.sh.
 add_executable(eip93-integrity-check ${CMAKE_CURRENT_LIST_DIR}/integrity_check.c)

@@ -10,10 +10,12 @@
  * It registers an asynchronous skcipher that looks like the real Inside
  * Secure EIP93 driver's AES-CTR algorithm to the crypto API (same cra_name,
  * cra_driver_name, priority, flags, block size, alignmask, IV size), so the
- * names the provider uses, e.g. "gcm_base(ctr(aes-eip93),ghash-generic)",
- * bind in a guest that has no such hardware.  The arithmetic is done by the
- * kernel's "ctr(aes-generic)"; requests complete from an ordered workqueue,
- * so callers see -EINPROGRESS and a later completion as with the hardware.
+ * names the provider uses, "ctr(aes-eip93)" itself (the CTR-only
+ * composition, an AF_ALG skcipher) and e.g.
+ * "gcm_base(ctr(aes-eip93),ghash-generic)", bind in a guest that has no such
+ * hardware.  The arithmetic is done by the kernel's "ctr(aes-generic)";
+ * requests complete from an ordered workqueue, so callers see -EINPROGRESS
+ * and a later completion as with the hardware.
  *
  * Parameters (/sys/module/eip93_sim/parameters/):
  *   ops       requests completed by the simulated engine, whatever their
@@ -40,18 +42,28 @@
  *             bind of a template (their self-tests issue hundreds of
  *             requests).  busy_us (read-only) sums the service times.
  *   fault, fault_block, fault_after, faults
- *             keystream faults of a request that carries payload (inside
- *             gcm the request is the 16-byte tag-mask block followed by the
- *             payload; the hash-key request at setkey is never touched),
- *             starting after fault_after such requests (counted down), on
- *             every one after that: fault=1 flips a bit in payload block
- *             fault_block (-1: the last, -2: a random middle block per
- *             request); fault=2 writes nothing (the output keeps the input:
- *             keystream zero); fault=3 leaves the 16 bytes before the first
- *             page boundary of the destination unwritten (stale input);
- *             fault=4 flips a bit in the first of the last 16 payload
- *             bytes (a fault by bytes at the end of the buffer: with a
- *             partial last block, in the block before it).
+ *             keystream faults of a request that carries payload, starting
+ *             after fault_after such requests (counted down), on every one
+ *             after that.  The request's layout comes from the last 32 bits
+ *             of its counter block (big endian): 1 (J0) is gcm_base's, the
+ *             16-byte tag-mask block E_K(J0) followed by the payload; 2
+ *             (J0 + 1) is the CTR-only composition's (an AF_ALG skcipher on
+ *             ctr(aes-eip93) covering the payload alone).  Requests with any
+ *             other counter (gcm's hash-key request at setkey has 0) are
+ *             never touched and do not count down fault_after.  "Payload
+ *             block" counts from the first payload byte in both layouts.
+ *             fault=1 flips a bit in payload block fault_block (-1: the
+ *             last, -2: a random middle block per request); fault=2 writes
+ *             nothing (the output keeps the input: keystream zero); fault=3
+ *             leaves the 16 bytes before the first page boundary of the
+ *             destination after the first payload byte unwritten (stale
+ *             input); fault=4 flips a bit in the first of the last 16
+ *             payload bytes (a fault by bytes at the end of the buffer: with
+ *             a partial last block, in the block before it); fault=5
+ *             ("tagmask") flips a bit in the first block of the request:
+ *             under gcm_base that is the tag mask, so the ciphertext is
+ *             right and the tag wrong (decrypting: a valid tag refused);
+ *             under CTR-only it is the first payload block.
  *             faults (read-only, writable to reset) counts faulted requests.
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
@@ -119,7 +131,7 @@ static unsigned int sim_stall;
 static unsigned int sim_latency_us;
 static unsigned int sim_rate;
 static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
-static unsigned int sim_fault; /* 0 none, 1 flip, 2 nowrite, 3 page edge, 4 tail */
+static unsigned int sim_fault; /* 0 none, 1 flip, 2 nowrite, 3 page edge, 4 tail, 5 tagmask */
 static int sim_fault_block;
 static unsigned int sim_fault_after; /* only the (ordered) worker counts it down */
 static atomic64_t sim_faults = ATOMIC64_INIT(0);
@@ -222,11 +234,14 @@ module_param_cb(busy_us, &sim_counter_ops, &sim_busy_us, 0444);
 module_param_named(fault, sim_fault, uint, 0644);
 MODULE_PARM_DESC(fault,
 		 "keystream fault: 0 none, 1 flip a bit, 2 write nothing, 3 stale page edge, "
-		 "4 flip a bit 16 bytes before the end");
+		 "4 flip a bit 16 bytes before the end, 5 tagmask: flip a bit in the "
+		 "request's first block (gcm_base: the tag mask; CTR-only: payload block 0)");
 module_param_named(fault_block, sim_fault_block, int, 0644);
 MODULE_PARM_DESC(fault_block, "fault=1: payload block (-1 last, -2 random middle)");
 module_param_named(fault_after, sim_fault_after, uint, 0644);
-MODULE_PARM_DESC(fault_after, "payload requests left alone before the faults start");
+MODULE_PARM_DESC(fault_after,
+		 "payload requests (counter 1: gcm_base, 2: CTR-only) left alone before the faults "
+		 "start");
 module_param_cb(faults, &sim_counter_ops, &sim_faults, 0644);
 MODULE_PARM_DESC(faults, "requests given a keystream fault");
 MODULE_PARM_DESC(busy_us, "timing model: sum of the modelled service times (us)");
@@ -270,39 +285,84 @@ static void sim_complete(struct skcipher_request *req, int err)
 	local_bh_enable();
 }
 
-#define SIM_TAGBLK 16 /* gcm's ctr request starts with the tag-mask block */
+#define SIM_BLK 16
+#define SIM_CTR_GCM_BASE 1 /* J0: gcm_base's request starts with the tag-mask block */
+#define SIM_CTR_CTR_ONLY 2 /* J0 + 1: the CTR-only composition's payload alone */
 
-/* Is this request's result to be faulted?  Only the ordered worker calls it. */
-static bool sim_fault_due(const struct skcipher_request *req)
+/*
+ * Where the payload of @req starts: 16 (gcm_base: counter 1, the tag-mask
+ * block first), 0 (CTR-only: counter 2), or -1 for any other counter (not a
+ * message's request: never faulted).
+ */
+static int sim_payload_off(const struct skcipher_request *req)
 {
-	if (!READ_ONCE(sim_fault) || !READ_ONCE(sim_armed) || req->cryptlen <= SIM_TAGBLK)
+	const u8 *iv = req->iv;
+	u32 ctr;
+
+	if (!iv)
+		return -1;
+	ctr = (u32)iv[12] << 24 | (u32)iv[13] << 16 | (u32)iv[14] << 8 | iv[15];
+	if (ctr == SIM_CTR_GCM_BASE)
+		return SIM_BLK;
+	if (ctr == SIM_CTR_CTR_ONLY)
+		return 0;
+	return -1;
+}
+
+/*
+ * Is this request's result to be faulted?  Only the ordered worker calls it.
+ * @pre: set to the bytes before the payload (sim_payload_off()).
+ */
+static bool sim_fault_due(const struct skcipher_request *req, unsigned int *pre)
+{
+	int off;
+
+	if (!READ_ONCE(sim_fault) || !READ_ONCE(sim_armed))
+		return false;
+	off = sim_payload_off(req);
+	if (off < 0 || req->cryptlen <= (unsigned int)off)
 		return false;
 	if (sim_fault_after) {
 		sim_fault_after--;
 		return false;
 	}
+	*pre = off;
 	return true;
 }
 
-/* The end of the destination entry holding the first payload byte: a page edge. */
-static unsigned int sim_first_edge(struct scatterlist *sg, unsigned int len)
+/*
+ * The end of the destination entry holding the first payload byte (at @pre):
+ * a page edge, or 0 when that entry ends the request.
+ */
+static unsigned int sim_first_edge(struct scatterlist *sg, unsigned int len, unsigned int pre)
 {
 	unsigned int off = 0;
 
 	for (; sg; sg = sg_next(sg)) {
 		off += sg->length;
-		if (off > SIM_TAGBLK)
+		if (off > pre)
 			return off < len ? off : 0;
 	}
 	return 0;
 }
 
-/* Apply the fault to a computed request; @saved holds its input (fault 2, 3). */
-static void sim_fault_apply(struct skcipher_request *req, const u8 *saved)
+static void sim_flip(struct skcipher_request *req, unsigned int off)
 {
-	unsigned int len = req->cryptlen, nblk = (len - SIM_TAGBLK + 15) / 16, off, e;
-	int blk = READ_ONCE(sim_fault_block);
 	u8 b;
+
+	scatterwalk_map_and_copy(&b, req->dst, off, 1, 0);
+	b ^= 0x01;
+	scatterwalk_map_and_copy(&b, req->dst, off, 1, 1);
+}
+
+/*
+ * Apply the fault to a computed request whose payload starts at @pre;
+ * @saved holds its input (fault 2, 3).
+ */
+static void sim_fault_apply(struct skcipher_request *req, const u8 *saved, unsigned int pre)
+{
+	unsigned int len = req->cryptlen, nblk = (len - pre + SIM_BLK - 1) / SIM_BLK, off, e;
+	int blk = READ_ONCE(sim_fault_block);
 
 	switch (READ_ONCE(sim_fault)) {
 	case 1:
@@ -312,29 +372,25 @@ static void sim_fault_apply(struct skcipher_request *req, const u8 *saved)
 			blk = nblk > 2 ? 1 + get_random_u32() % (nblk - 2) : 0;
 		if (blk < 0 || (unsigned int)blk >= nblk)
 			return;
-		off = SIM_TAGBLK + 16 * blk;
-		scatterwalk_map_and_copy(&b, req->dst, off, 1, 0);
-		b ^= 0x01;
-		scatterwalk_map_and_copy(&b, req->dst, off, 1, 1);
+		sim_flip(req, pre + SIM_BLK * blk);
 		break;
 	case 2:
-		scatterwalk_map_and_copy((u8 *)saved + SIM_TAGBLK, req->dst, SIM_TAGBLK,
-					 len - SIM_TAGBLK, 1);
+		scatterwalk_map_and_copy((u8 *)saved + pre, req->dst, pre, len - pre, 1);
 		break;
 	case 3:
-		e = sim_first_edge(req->dst, len);
+		e = sim_first_edge(req->dst, len, pre);
 		if (!e)
 			return;
-		off = max(e - 16, (unsigned int)SIM_TAGBLK);
+		off = max(e - SIM_BLK, pre);
 		scatterwalk_map_and_copy((u8 *)saved + off, req->dst, off, e - off, 1);
 		break;
 	case 4:
-		if (len < SIM_TAGBLK + 16)
+		if (len < pre + SIM_BLK)
 			return;
-		off = len - 16;
-		scatterwalk_map_and_copy(&b, req->dst, off, 1, 0);
-		b ^= 0x01;
-		scatterwalk_map_and_copy(&b, req->dst, off, 1, 1);
+		sim_flip(req, len - SIM_BLK);
+		break;
+	case 5:
+		sim_flip(req, 0);
 		break;
 	default:
 		return;
@@ -350,6 +406,7 @@ static void sim_work(struct work_struct *work)
 	struct skcipher_request *fb = &rctx->fallback_req;
 	unsigned int delay;
 	u8 *saved = NULL;
+	unsigned int pre = 0;
 	bool exiting, fault;
 	ktime_t start;
 	int err;
@@ -379,7 +436,7 @@ static void sim_work(struct work_struct *work)
 		return;
 	}
 
-	fault = sim_fault_due(req);
+	fault = sim_fault_due(req, &pre);
 	if (fault && (READ_ONCE(sim_fault) == 2 || READ_ONCE(sim_fault) == 3)) {
 		/* Writing nothing leaves the input where the output goes: keep it. */
 		saved = kvmalloc(req->cryptlen, GFP_KERNEL);
@@ -404,7 +461,7 @@ static void sim_work(struct work_struct *work)
 			scatterwalk_map_and_copy(&b, req->dst, req->cryptlen - 1, 1, 1);
 		}
 		if (fault)
-			sim_fault_apply(req, saved);
+			sim_fault_apply(req, saved, pre);
 	}
 	kvfree(saved);
 	sim_serve_until(start, sim_service_ns(req->cryptlen));
