@@ -56,6 +56,9 @@ activate = 1
 CNF
 
 insmod /lib/eip93/eip93_sim.ko || { bad "insmod"; exit 1; }
+# The optimized sides bind the gate's first choice, the engine's AES-CTR alone.
+OPENSSL_CONF=/etc/eip93-opt.cnf eip93-gate-check enabled "enabled: ctr(aes-eip93)" >/tmp/gc.out 2>&1 &&
+  ok "the optimized configuration's gate binds ctr(aes-eip93)" || { bad "gate"; cat /tmp/gc.out; }
 echo 'sshd:x:100:65534:sshd:/run/sshd:/bin/false' >>/etc/passwd
 mkdir -p /run/sshd /etc/ssh /root/.ssh /var/empty
 chmod 0755 /run/sshd; chmod 0700 /root/.ssh
