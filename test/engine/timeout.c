@@ -60,22 +60,24 @@ static int set_timeouts(int fd, unsigned int ms)
 	       setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0;
 }
 
-/* A bound, keyed AF_ALG aead socket; -1 on error. */
+/* A bound, keyed AF_ALG socket on the gate's algorithm (an skcipher for
+ * ctr(aes-eip93), else an aead); -1 on error. */
 static int raw_tfm(void)
 {
 	struct sockaddr_alg sa;
 	unsigned char key[16] = { 0 };
 	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	int ctr = strcmp(kalg, "ctr(aes-eip93)") == 0;
 
 	if (fd < 0)
 		return -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.salg_family = AF_ALG;
-	memcpy(sa.salg_type, "aead", 5);
+	memcpy(sa.salg_type, ctr ? "skcipher" : "aead", ctr ? sizeof("skcipher") : sizeof("aead"));
 	memcpy(sa.salg_name, kalg, strlen(kalg) + 1);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
 	    setsockopt(fd, SOL_ALG, ALG_SET_KEY, key, sizeof(key)) != 0 ||
-	    setsockopt(fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, TAGLEN) != 0) {
+	    (!ctr && setsockopt(fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, TAGLEN) != 0)) {
 		close(fd);
 		return -1;
 	}
@@ -86,7 +88,7 @@ static int raw_tfm(void)
 static ssize_t raw_send_first(int op, const void *buf, size_t len)
 {
 	union {
-		char b[CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + IVLEN) +
+		char b[CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16) +
 		       CMSG_SPACE(4)];
 		struct cmsghdr align;
 	} cb;
@@ -95,6 +97,8 @@ static ssize_t raw_send_first(int op, const void *buf, size_t len)
 	struct af_alg_iv *iv;
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	uint32_t v;
+	/* ctr(aes-eip93) takes the whole 16-byte counter block as its IV. */
+	unsigned int ivlen = strcmp(kalg, "ctr(aes-eip93)") == 0 ? 16 : IVLEN;
 
 	memset(&cb, 0, sizeof(cb));
 	memset(&msg, 0, sizeof(msg));
@@ -111,16 +115,17 @@ static ssize_t raw_send_first(int op, const void *buf, size_t len)
 	c = CMSG_NXTHDR(&msg, c);
 	c->cmsg_level = SOL_ALG;
 	c->cmsg_type = ALG_SET_IV;
-	c->cmsg_len = CMSG_LEN(sizeof(struct af_alg_iv) + IVLEN);
+	c->cmsg_len = CMSG_LEN(sizeof(struct af_alg_iv) + ivlen);
 	iv = (struct af_alg_iv *)(void *)CMSG_DATA(c);
-	iv->ivlen = IVLEN;
-	memset(iv->iv, 0x42, IVLEN);
+	iv->ivlen = ivlen;
+	memset(iv->iv, 0x42, ivlen);
 	c = CMSG_NXTHDR(&msg, c);
 	c->cmsg_level = SOL_ALG;
 	c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
 	c->cmsg_len = CMSG_LEN(4);
 	v = 0;
 	memcpy(CMSG_DATA(c), &v, 4);
+	msg.msg_controllen = 2 * CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + ivlen);
 	return sendmsg(op, &msg, MSG_MORE);
 }
 

@@ -5,7 +5,9 @@
 #   1. openssl speed through eip93 moves the driver's counter (and does not
 #      with EIP93_PROVIDER=off)
 #   2. key checks against a corrupting driver
-#   3. every AF_ALG fault site, first call and every call
+#   3. every AF_ALG fault site, first call and every call, on the default
+#      composition (ctr(aes-eip93)); the AEAD socket's sites again on the
+#      kernel's AES-GCM (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic))
 #   4. fd hygiene: key lifetimes, fork, exec, threads
 #   5. socket timeouts and a stalled driver ("measure:" lines, not asserted)
 #   6. repeated engine errors disable the engine
@@ -90,21 +92,39 @@ seed=${EIP93_DIFF_SEED:-$(date +%s)}
 cases=${EIP93_ENGINE_DIFF_CASES:-1000}
 echo "# eip93-diff seed $seed, $cases cases per fault"
 covered=""
-# fault SPEC: the program's modelled expectations, then eip93-diff.
+CFG=""
+G='gcm_base(ctr(aes-eip93),ghash-generic)'
+cat >/tmp/kgcm.cnf <<EOF
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+[provider_sect]
+default = default_sect
+eip93 = eip93_sect
+[default_sect]
+activate = 1
+[eip93_sect]
+activate = 1
+kernel-algorithm = $G
+EOF
+# fault SPEC: the program's modelled expectations, then eip93-diff (under $CFG's config).
 fault() {
   spec=$1
-  run "faults $spec: counters as expected, outputs correct" env EIP93_TEST_FAULT="$spec" $CHECK faults
+  # shellcheck disable=SC2086 # CFG is empty or "--config FILE"
+  run "faults $spec${CFG:+ ($G)}: counters as expected, outputs correct" \
+    env EIP93_TEST_FAULT="$spec" $CHECK $CFG faults
   # Every call failing: the engine is off after 8 errors, a third of the cases is plenty.
   req=--require-engine n=$cases
   case $spec in *:0) req='' n=$((cases / 3)) ;; esac
-  EIP93_TEST_FAULT="$spec" $DIFF --seed "$seed" --cases "$n" $req >/tmp/diff.out 2>&1
+  # shellcheck disable=SC2086
+  EIP93_TEST_FAULT="$spec" $DIFF $CFG --seed "$seed" --cases "$n" $req >/tmp/diff.out 2>&1
   rc=$?
   errs=$(sed -n 's/^eip93 counters after:.*eip93-engine-errors=[0-9]* (+\([0-9]*\)).*/\1/p' /tmp/diff.out)
   if [ $rc -eq 0 ] && [ "${errs:-0}" -ge 1 ]; then
-    ok "eip93-diff under EIP93_TEST_FAULT=$spec: no divergence, engine errors +$errs"
-    covered="$covered $spec"
+    ok "eip93-diff${CFG:+ ($G)} under EIP93_TEST_FAULT=$spec: no divergence, engine errors +$errs"
+    covered="$covered $spec${CFG:+(kgcm)}"
   else
-    bad "eip93-diff under EIP93_TEST_FAULT=$spec (exit $rc, engine errors +${errs:-?})"
+    bad "eip93-diff${CFG:+ ($G)} under EIP93_TEST_FAULT=$spec (exit $rc, engine errors +${errs:-?})"
     cat /tmp/diff.out
   fi
   grep -E '^(eip93 counters after|[0-9]+ passed)' /tmp/diff.out | sed 's/^/#   /'
@@ -113,10 +133,19 @@ for site in socket bind setkey authsize accept timeout sendmsg read shortread; d
   fault "$site:1"
   fault "$site:0"
 done
-# The data sites again, past the key check's own calls: the first data message.
-fault sendmsg:4
-fault read:4
-fault shortread:3
+# The data sites again, past the key check's own calls: the first data message
+# (the CTR-only key check is one request: one sendmsg, one read, one full read).
+fault sendmsg:2
+fault read:2
+fault shortread:2
+# The kernel's AES-GCM composition: the AEAD socket's own site (authsize) and
+# its data sites (its key check: 3 requests, the third a forged tag).
+echo "# the same on $G"
+CFG="--config /tmp/kgcm.cnf"
+for spec in authsize:1 sendmsg:1 sendmsg:0 read:1 read:0 shortread:1 sendmsg:4 read:4 shortread:3; do
+  fault "$spec"
+done
+CFG=""
 echo "# fault sites covered:$covered"
 
 section "4. descriptors: key lifetimes, fork, exec, threads"
