@@ -6,7 +6,10 @@
 #   EXPECT    "offload:<composition>" or "refuse:<text the status must name>"
 #   RESTRICT  value to write to /proc/sys/crypto/af_alg_restrict first ("-": leave)
 #   CASES     eip93-diff cases (reduced set)
-# Prints "EIP93-KERNEL-ROW|<kver>|<restrict>|<verdict>|<status>" for the docs table.
+#   ALSO      on an offload row, a second composition to run the same checks on in
+#             this boot, chosen with kernel-algorithm ("-" or unset: none)
+# Prints "EIP93-KERNEL-ROW|<kver>|<restrict>|<verdict>|<status>|<driver ops>" for the
+# docs table, one line per composition run.
 set -u
 M=/opt/eip93
 export OPENSSL_MODULES=$M/hooks
@@ -17,23 +20,29 @@ bad() { echo "not ok - $*"; fail=$((fail + 1)); }
 ops() { cat /sys/module/eip93_sim/parameters/ops; }
 kver=$EIP93_GUEST_KVER
 mode=${EXPECT%%:*} want=${EXPECT#*:}
+C='ctr(aes-eip93)'
 
-cat >/tmp/openssl.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-CNF
+# conf [eip93 section lines...]: /tmp/openssl.cnf preferring eip93.
+conf() {
+  {
+    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
+    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = ?provider=eip93\n'
+    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
+    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
+    for l in "$@"; do printf '%s\n' "$l"; done
+  } >/tmp/openssl.cnf
+}
+conf
 export OPENSSL_CONF=/tmp/openssl.cnf
+# dconf [eip93 section lines...]: /tmp/diff.cnf, eip93-diff's (both providers, no default properties).
+dconf() {
+  {
+    printf 'openssl_conf = c\n[c]\nproviders = p\n[p]\neip93 = e\ndefault = d\n[d]\nactivate = 1\n'
+    printf '[e]\nactivate = 1\n'
+    for l in "$@"; do printf '%s\n' "$l"; done
+  } >/tmp/diff.cnf
+}
+dconf
 
 insmod /lib/eip93/eip93_sim.ko || { bad "insmod eip93_sim.ko"; exit 1; }
 grep -q 'ctr(aes-eip93)' /proc/crypto && ok "$kver: ctr(aes-eip93) registered" ||
@@ -48,44 +57,120 @@ elif [ "$RESTRICT" != - ]; then
   bad "$kver has no /proc/sys/crypto/af_alg_restrict"
 fi
 
+ntls=0
 gc() { eip93-gate-check "$@" >/tmp/gc.out 2>&1; rc=$?; cat /tmp/gc.out; return $rc; }
+
+# tls LABEL: a TLS 1.3 transfer (2 MiB upload) with the provider preferred
+# under the current OPENSSL_CONF; sets tls_ops (driver ops during it).
+tls() {
+  [ -f /tmp/cert.pem ] || openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -subj /CN=localhost -days 1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null
+  size=2097152
+  head -c $size /dev/urandom >/tmp/upload
+  want_sum=$(sha256sum /tmp/upload | cut -d' ' -f1)
+  : >/tmp/recv
+  # A port of its own per transfer (a previous server may still be exiting).
+  ntls=$((ntls + 1)) port=$((4454 + ntls))
+  hex=$(printf '%04X' $port)
+  (sleep 600 | openssl s_server -accept $port -cert /tmp/cert.pem -key /tmp/key.pem -naccept 1 -quiet \
+     -tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384 >/tmp/recv 2>/tmp/server.err) &
+  spid=$!
+  # Wait until the server listens (state 0A), however slow the guest is; a
+  # bound on the attempts, not a timed assertion.
+  i=0
+  while ! grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && [ $i -lt 600 ]; do
+    sleep 0.1; i=$((i + 1))
+  done
+  before=$(ops)
+  openssl s_client -connect 127.0.0.1:$port -quiet -no_ign_eof -nocommands -tls1_3 \
+    -ciphersuites TLS_AES_256_GCM_SHA384 </tmp/upload >/dev/null 2>/tmp/client.err || true
+  i=0
+  # Until the server has it all (a loaded TCG guest can take minutes).
+  while [ "$(wc -c </tmp/recv)" -lt $size ] && [ $i -lt 1500 ]; do sleep 0.2; i=$((i + 1)); done
+  kill $spid 2>/dev/null || true
+  got=$(sha256sum /tmp/recv | cut -d' ' -f1)
+  tls_ops=$(( $(ops) - before ))
+  if [ "$got" = "$want_sum" ]; then
+    if [ "$mode" = offload ] && [ "$tls_ops" -le 0 ]; then
+      bad "$kver: $1: TLS 1.3 2 MiB: bytes ok but driver ops +$tls_ops (no offload)"
+    elif [ "$mode" = refuse ] && [ "$tls_ops" -ne 0 ]; then
+      bad "$kver: $1: TLS 1.3 2 MiB: driver ops +$tls_ops on a refusing kernel"
+    else
+      ok "$kver: $1: TLS 1.3 AES-256-GCM 2 MiB sha256 $got, driver ops +$tls_ops"
+    fi
+  else
+    bad "$kver: $1: TLS transfer: received $(wc -c </tmp/recv) bytes, sha256 $got"
+    cat /tmp/server.err /tmp/client.err
+  fi
+}
+
+# offload KALG: the gate binds KALG (under the current OPENSSL_CONF), the
+# differential passes through the engine, a TLS transfer moves the driver;
+# prints the row line.
+offload() {
+  k=$1
+  gc enabled "enabled: $k" && ok "$kver: gate binds $k" || bad "$kver: gate does not bind $k"
+  status=$(sed -n 's/^eip93-gate: //p' /tmp/gc.out | head -n 1)
+  doc=$(eip93-doctor 2>&1)
+  echo "$doc" | sed -n '/\[5\]/,/\[6\]/p' | sed 's/^/#   /'
+  echo "$doc" | grep -qF "verdict: enabled: $k" && ok "$kver: the doctor's verdict names $k" ||
+    bad "$kver: the doctor's verdict does not name $k"
+  before=$(ops)
+  # eip93-diff reads no OPENSSL_CONF: its own library context loads /tmp/diff.cnf.
+  eip93-diff --config /tmp/diff.cnf --seed "${SEED:-1}" --cases "${CASES:-600}" --require-engine \
+    >/tmp/diff.out 2>&1 &&
+    grep -qxF "eip93 gate: enabled: $k" /tmp/diff.out &&
+    ok "$kver: $k: eip93-diff $CASES cases, 0 divergences, driver ops +$(( $(ops) - before ))" ||
+    { bad "$kver: $k: eip93-diff"; tail -n 20 /tmp/diff.out; }
+  diff_ops=$(( $(ops) - before ))
+  grep 'eip93 counters after' /tmp/diff.out | sed 's/^/#   /'
+  tls "$k"
+  echo "EIP93-KERNEL-ROW|$kver|$r|offload: $k$2|$status|diff +$diff_ops, TLS 1.3 2 MiB +$tls_ops"
+}
+
 case $mode in
 offload)
-  gc enabled "enabled: $want" && ok "$kver: gate binds $want" ||
-    bad "$kver: gate does not bind $want"
-  verdict="offload: $want" ;;
+  [ "$want" = "$C" ] || bad "$kver: an offload row's default is expected to be $C, not $want"
+  # The doctor's first bind is the CTR-only skcipher, and it stops there.
+  eip93-doctor >/tmp/doctor.out 2>&1
+  grep -qF "bind skcipher (CTR)    $C: ok" /tmp/doctor.out && ! grep -q 'bind aead' /tmp/doctor.out &&
+    ok "$kver: the doctor binds $C as an skcipher and stops there" ||
+    { bad "$kver: the doctor's binds"; sed 's/^/#   /' /tmp/doctor.out; }
+  offload "$want" ""
+  if [ "${ALSO:--}" != - ]; then
+    echo "# kernel-algorithm = $ALSO"
+    conf "kernel-algorithm = $ALSO"
+    dconf "kernel-algorithm = $ALSO"
+    offload "$ALSO" " (kernel-algorithm)"
+    conf
+    dconf
+  fi
+  ;;
 refuse)
   gc disabled "$want" && ok "$kver: gate stays off and names: $want" ||
     bad "$kver: gate's status does not name: $want"
-  case $kver in
-  7.*) eip93-gate-check disabled 'gcm_base(ctr(aes-eip93),ghash-lib): ' &&
-         ok "$kver: the composition order reached ghash-lib" || bad "$kver: ghash-lib not tried" ;;
+  status=$(sed -n 's/^eip93-gate: //p' /tmp/gc.out | head -n 1)
+  case "$status" in
+  "disabled: kernel: AF_ALG bind $C: "*) ok "$kver: the CTR-only skcipher bind was tried first" ;;
+  *) bad "$kver: the gate's text does not start with the CTR-only bind" ;;
   esac
-  verdict="software: $want" ;;
-*) bad "EXPECT=$EXPECT not understood"; verdict="?" ;;
-esac
-status=$(sed -n 's/^eip93-gate: //p' /tmp/gc.out | head -n 1)
-
-doc=$(eip93-doctor 2>&1)
-meaning=$(echo "$doc" | sed -n 's/^ *meaning  *//p' | head -n 1)
-if [ "$mode" = refuse ]; then
+  case $kver in
+  7.*) case "$status" in *'gcm_base(ctr(aes-eip93),ghash-lib): '*)
+         ok "$kver: the composition order reached ghash-lib" ;;
+       *) bad "$kver: ghash-lib not tried" ;; esac ;;
+  esac
+  doc=$(eip93-doctor 2>&1)
+  meaning=$(echo "$doc" | sed -n 's/^ *meaning  *//p' | head -n 1)
   echo "$doc" | grep -qF "$want" && ok "$kver: the doctor says the same ($meaning)" ||
     { bad "$kver: the doctor does not name: $want"; echo "$doc" | sed 's/^/#   /'; }
   echo "$doc" | grep -A1 "meaning" | grep -q -- '->' && ok "$kver: the doctor advises the operator" ||
     bad "$kver: the doctor gives no advice after its meaning line"
-fi
-echo "$doc" | sed -n '/\[5\]/,/\[6\]/p' | sed 's/^/#   /'
+  echo "$doc" | sed -n '/\[5\]/,/\[6\]/p' | sed 's/^/#   /'
 
-# Differential, reduced set.
-before=$(ops)
-if [ "$mode" = offload ]; then
-  eip93-diff --seed "${SEED:-1}" --cases "${CASES:-600}" --require-engine >/tmp/diff.out 2>&1 &&
-    ok "$kver: eip93-diff $CASES cases, 0 divergences, engine ops +$(( $(ops) - before ))" ||
-    { bad "$kver: eip93-diff"; tail -n 20 /tmp/diff.out; }
-else
   # The gate offers nothing, so there is no eip93 implementation to compare:
   # the default provider against the kernel's own gcm(aes) where AF_ALG lets
   # it bind (the driver must not move), else the provider's software path.
+  before=$(ops)
   if eip93-diff --self-check --seed "${SEED:-1}" --cases "${CASES:-600}" >/tmp/diff.out 2>&1; then
     ok "$kver: eip93-diff --self-check (default vs kernel gcm(aes)) 0 divergences"
   else
@@ -97,45 +182,12 @@ else
   d=$(( $(ops) - before ))
   [ "$d" -eq 0 ] && ok "$kver: driver untouched through the refused path (ops +0)" ||
     bad "$kver: driver ops +$d although AF_ALG refuses it"
-fi
-tail -n 2 /tmp/diff.out | sed 's/^/#   /'
+  tail -n 2 /tmp/diff.out | sed 's/^/#   /'
+  tls "software"
+  echo "EIP93-KERNEL-ROW|$kver|$r|software: $want|$status|diff +$d, TLS 1.3 2 MiB +$tls_ops"
+  ;;
+*) bad "EXPECT=$EXPECT not understood" ;;
+esac
 
-# TLS 1.3 transfer with the provider preferred.
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost \
-  -days 1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null
-size=2097152
-head -c $size /dev/urandom >/tmp/upload
-want_sum=$(sha256sum /tmp/upload | cut -d' ' -f1)
-(sleep 600 | openssl s_server -accept 4455 -cert /tmp/cert.pem -key /tmp/key.pem -naccept 1 -quiet \
-   -tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384 >/tmp/recv 2>/tmp/server.err) &
-# Wait until the server listens (port 4455 = 0x1167, state 0A), however slow
-# the guest is; a bound on the attempts, not a timed assertion.
-i=0
-while ! grep -q ':1167 00000000:0000 0A' /proc/net/tcp && [ $i -lt 600 ]; do
-  sleep 0.1; i=$((i + 1))
-done
-before=$(ops)
-openssl s_client -connect 127.0.0.1:4455 -quiet -no_ign_eof -nocommands -tls1_3 \
-  -ciphersuites TLS_AES_256_GCM_SHA384 </tmp/upload >/dev/null 2>/tmp/client.err || true
-i=0
-# Until the server has it all (a loaded TCG guest can take minutes).
-while [ "$(wc -c </tmp/recv)" -lt $size ] && [ $i -lt 1500 ]; do sleep 0.2; i=$((i + 1)); done
-kill %1 2>/dev/null || true
-got=$(sha256sum /tmp/recv | cut -d' ' -f1)
-d=$(( $(ops) - before ))
-if [ "$got" = "$want_sum" ]; then
-  if [ "$mode" = offload ] && [ "$d" -le 0 ]; then
-    bad "$kver: TLS 1.3 2 MiB: bytes ok but driver ops +$d (no offload)"
-  elif [ "$mode" = refuse ] && [ "$d" -ne 0 ]; then
-    bad "$kver: TLS 1.3 2 MiB: driver ops +$d on a refusing kernel"
-  else
-    ok "$kver: TLS 1.3 AES-256-GCM 2 MiB sha256 $got, driver ops +$d"
-  fi
-else
-  bad "$kver: TLS transfer: received $(wc -c </tmp/recv) bytes, sha256 $got"
-  cat /tmp/server.err /tmp/client.err
-fi
-
-echo "EIP93-KERNEL-ROW|$kver|$r|$verdict|$status"
 echo "kernel matrix $kver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,7 +11,8 @@
 # --cache/--module; this script adds them.  The EIP93-KERNEL-ROW line goes
 # to WORK/row for update-doc.sh.  Env: EIP93_GUEST_CACHE (default
 # ~/.cache/eip93/guest), EIP93_KERNEL_WORK (scratch, required),
-# EIP93_KERNEL_CASES (default 600).
+# EIP93_KERNEL_CASES (default 600), EIP93_KERNEL_ALSO (a second composition for
+# an offload row, by kernel-algorithm; default "-": none).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -37,7 +38,8 @@ rc=0
 "$src/test/guest/run.sh" --cache "$kcache" --work "$work/guest" \
     --module "$kmod/eip93_sim.ko" --script "$here/matrix.sh" --timeout 400 --mem 768 \
     --env "EXPECT=$expect" --env "RESTRICT=$restrict" \
-    --env "CASES=${EIP93_KERNEL_CASES:-600}" "$@" >"$work/out.log" 2>&1 || rc=$?
+    --env "CASES=${EIP93_KERNEL_CASES:-600}" --env "ALSO=${EIP93_KERNEL_ALSO:--}" "$@" \
+    >"$work/out.log" 2>&1 || rc=$?
 grep -v '^\[ *[0-9.]*\]' "$work/out.log" | grep -av '^$' | tail -n 60
-grep -a '^EIP93-KERNEL-ROW|' "$work/out.log" | tail -n 1 >"$work/row" || true
+grep -a '^EIP93-KERNEL-ROW|' "$work/out.log" >"$work/row" || true
 exit "$rc"

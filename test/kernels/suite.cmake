@@ -3,7 +3,10 @@
 # (trixie-backports, af_alg_restrict 1 = default, 0 and 2) in the x86_64
 # guest, each with the simulated driver built for it in a throw-away chroot.
 # The 6.1 kernel keeps the full suite (guest.cmake); these rows run the
-# reduced set: gate + doctor, eip93-diff (600 cases), a TLS 1.3 transfer.
+# reduced set: gate + doctor, eip93-diff (600 cases), a TLS 1.3 transfer;
+# the offload rows bind the default composition (the engine's AES-CTR alone,
+# ctr(aes-eip93)) and then, in the same boot, the kernel's AES-GCM over it
+# (kernel-algorithm = ...ghash-generic).
 # Label "kernels": ctest -L kernels.  Cache: EIP93_KERNELS_CACHE (default
 # ~/.cache/eip93/guest, shared with the 6.1 kernel; never cleaned by us).
 # test/kernels/update-doc.sh BUILD_DIR writes docs/kernels.md's table from
@@ -30,20 +33,24 @@ foreach(tag 6.12 7.2 7.3)
     FIXTURES_SETUP kernels_${tag} TIMEOUT 1500 RESOURCE_LOCK kernels_apt)
 endforeach()
 
-# kernels_row(<name> <tag> <restrict or -> <expectation>)
+# kernels_row(<name> <tag> <restrict or -> <expectation> [<also composition>])
 function(kernels_row name tag restrict expect)
+  set(also -)
+  if(ARGC GREATER 4)
+    set(also "${ARGV4}")
+  endif()
   add_test(NAME guest_kernel_${name}
     COMMAND ${CMAKE_COMMAND} -E env EIP93_GUEST_CACHE=${EIP93_KERNELS_CACHE}
-            EIP93_KERNEL_WORK=${KERNELS_WORK}
+            EIP93_KERNEL_WORK=${KERNELS_WORK} EIP93_KERNEL_ALSO=${also}
             ${KERNELS_DIR}/run.sh ${tag} ${restrict} ${expect} -- ${KERNELS_ADD})
   set_tests_properties(guest_kernel_${name} PROPERTIES LABELS "guest;kernels"
     FIXTURES_REQUIRED kernels_${tag} TIMEOUT 600)
 endfunction()
 
 # 6.1: the suite's own kernel (guest_kernel fixture), for the table's first row.
-kernels_row(6_1 6.1 - "offload:gcm_base(ctr(aes-eip93),ghash-generic)")
+kernels_row(6_1 6.1 - "offload:ctr(aes-eip93)" "gcm_base(ctr(aes-eip93),ghash-generic)")
 set_tests_properties(guest_kernel_6_1 PROPERTIES FIXTURES_REQUIRED guest_kernel)
-kernels_row(6_12 6.12 - "offload:gcm_base(ctr(aes-eip93),ghash-generic)")
+kernels_row(6_12 6.12 - "offload:ctr(aes-eip93)" "gcm_base(ctr(aes-eip93),ghash-generic)")
 kernels_row(7_2 7.2 - "refuse:AF_ALG refuses hardware drivers from Linux 7.2")
 kernels_row(7_3_r1 7.3 1 "refuse:af_alg_restrict = 1")
 kernels_row(7_3_r0 7.3 0 "refuse:AF_ALG refuses hardware drivers from Linux 7.2")
