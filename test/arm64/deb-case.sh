@@ -11,9 +11,9 @@ insmod /lib/eip93/eip93_sim.ko || bad "insmod eip93_sim.ko"
 out=$(openssl list -providers 2>&1)
 echo "$out" | sed 's/^/   /'
 echo "$out" | grep -q '^  eip93$' && ok "openssl list -providers: eip93" || bad "eip93 not listed"
-echo "$out" | grep -qF "(enabled: $G)" && ok "the packaged module is enabled on the AN7581 guest" ||
+echo "$out" | grep -qF "(enabled: $C)" && ok "the packaged module is enabled on the AN7581 guest" ||
   bad "not enabled"
-doctor "packaged doctor" 0 "activated by config    yes" "verdict: enabled: $G"
+doctor "packaged doctor" 0 "activated by config    yes" "verdict: enabled: $C"
 before=$(ops)
 openssl speed -elapsed -aead -bytes 16384 -seconds 1 -evp aes-256-gcm >/tmp/speed.out 2>&1 ||
   bad "openssl speed"

@@ -14,7 +14,9 @@ out=$("$doctor" 2>&1) || rc=$?
 echo "$out" | sed 's/^/   /'
 [[ $rc -eq 1 ]] && ok "exit status 1 (disabled)" || bad "exit status $rc"
 for t in '[1] off switch' '[2] device tree' '[3] CPU' '[4] FIPS' '[5] kernel (AF_ALG)' '[6] the provider' \
-    'af_alg_restrict' 'bind aead              gcm_base(ctr(aes-eip93),ghash-generic): ' \
+    'af_alg_restrict' 'bind skcipher (CTR)    ctr(aes-eip93): ' \
+    'bind aead (NEON)       gcm_base(ctr(aes-eip93),ghash-neon): ' \
+    'bind aead              gcm_base(ctr(aes-eip93),ghash-generic): ' \
     'bind aead (retry)      gcm_base(ctr(aes-eip93),ghash-lib): ' 'activated by config    yes' \
     '-> no device tree' '-> eip93 only runs on aarch64' 'verdict: disabled: device tree: '; do
     grep -qF -- "$t" <<<"$out" && ok "prints '$t'" || bad "lacks '$t'"

@@ -12,8 +12,8 @@ insmod /lib/eip93/eip93_sim.ko || bad "insmod eip93_sim.ko"
 [ "$(hwcap_aes)" = 0 ] && ok "AT_HWCAP without AES" || bad "AT_HWCAP still has AES"
 case "${EXPECT:-}" in
 enabled)
-  gate "EN7581: offers AES-GCM" enabled "enabled: $G"
-  doctor "EN7581" 0 "AN7581/EN7581: yes" "verdict: enabled: $G"
+  gate "EN7581: offers AES-GCM" enabled "enabled: $C"
+  doctor "EN7581" 0 "AN7581/EN7581: yes" "verdict: enabled: $C"
   before=$(ops)
   eip93-offload-check 8192 && ok "key check + 8 KiB messages" || bad "offload check"
   delta=$(( $(ops) - before ))

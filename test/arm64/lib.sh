@@ -7,6 +7,7 @@
 pass=0 fail=0
 ok() { echo "ok - $*"; pass=$((pass + 1)); }
 bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+C='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 L='gcm_base(ctr(aes-eip93),ghash-lib)'
 ops() { cat /sys/module/eip93_sim/parameters/ops; }

@@ -27,7 +27,7 @@ status() {
 insmod /lib/eip93/eip93_nohwcap.ko || bad "insmod eip93_nohwcap.ko"
 insmod /lib/eip93/eip93_sim.ko || bad "insmod eip93_sim.ko"
 openssl rand -hex 16 >/dev/null
-gate "before: enabled" enabled "enabled: $G"
+gate "before: enabled (CTR-only first)" enabled "enabled: $C"
 status "uncalibrated" "calibration: uncalibrated (no $CAL"
 t0=$(date +%s)
 eip93-doctor calibrate --rounds 3 --time-ms 60 >/tmp/calib.out 2>/tmp/calib.err
@@ -35,17 +35,29 @@ rc=$?
 cat /tmp/calib.out
 echo "# calibration took $(( $(date +%s) - t0 ))s"
 [ $rc -eq 0 ] && ok "eip93-doctor calibrate (release build, real gate): exit 0" || { bad "calibrate exit $rc"; cat /tmp/calib.err; }
-grep -q "^composition $G: 3 rounds" /tmp/calib.out && ok "ghash-generic measured" || bad "not measured"
+for c in "$C" "$G"; do
+  grep -q "^composition $c: 3 rounds" /tmp/calib.out && ok "$c measured" || bad "$c not measured"
+done
+comp=$(sed -n 's/^composition = //p' $CAL)
+case "$comp" in "$C" | "$G") ok "the chosen composition ($comp) was measured" ;; *) bad "chosen: $comp" ;; esac
 sed 's/^/   | /' $CAL | grep -v '^   | #'
 if [ "$(sed -n 's/^verdict = //p' $CAL)" = engine ]; then
   got="$(sed -n 's/^min-size = //p' $CAL)-$(sed -n 's/^max-size = //p' $CAL)"
 else got=off; fi
-want=$(awk -v comp="$G" -f /opt/eip93/window.awk /tmp/calib.out)
-[ "$got" = "$want" ] && ok "written window ($got) is what the table implies" || bad "written $got, table $want"
+want=$(awk -v comp="$comp" -f /opt/eip93/window.awk /tmp/calib.out)
+[ "$got" = "$want" ] && ok "written window ($got) is what the table of $comp implies" || bad "written $got, table $want"
+if [ "$got" = off ]; then
+  # Off overall: no composition's table wins, and the file names the first in the order.
+  [ "$comp" = "$C" ] && ok "off: the file names $C" || bad "off, but the file names $comp"
+  for c in "$C" "$G"; do
+    w=$(awk -v comp="$c" -f /opt/eip93/window.awk /tmp/calib.out)
+    [ "$w" = off ] && ok "off: the table of $c implies off" || bad "off, but the table of $c implies $w"
+  done
+fi
 if [ "$got" = off ]; then
   gate "the provider follows it: off" disabled "disabled: calibration ("
 else
-  gate "the provider follows it: enabled" enabled "enabled: $G"
+  gate "the provider follows it: enabled" enabled "enabled: $comp"
   status "window $got" "window $got bytes (calibration)"
 fi
 # speed SIZE: driver ops during one second of openssl speed at SIZE bytes (AES-128-GCM).
@@ -72,7 +84,7 @@ else
 fi
 doctor "shows the calibration" "$( [ "$got" = off ] && echo 1 || echo 0)" "calibration            calibrated 20"
 sed -i 's/^kernel-release = .*/kernel-release = 0.0.0-other/' $CAL
-gate "stale (another kernel release): enabled" enabled "enabled: $G"
+gate "stale (another kernel release): enabled, the order" enabled "enabled: $C"
 status "stale: ignored, defaults" "window 4096-32768 bytes (config)" \
   "stale: ignored ($CAL): measured on kernel 0.0.0-other, this is $(uname -r)"
 doctor "says stale" 0 "the calibration is stale"
