@@ -4,8 +4,10 @@
 # transfers between `openssl s_server` and `openssl s_client`, both with
 # eip93 loaded as the preferred AES-GCM (default_properties = ?provider=eip93).
 # The guest is x86_64, so the test-hooks build stands in for the AN7581 board
-# (device tree and hwcaps); the kernel side is real: AF_ALG, gcm_base and the
-# simulated EIP93 CTR driver.
+# (device tree and hwcaps); the kernel side is real: AF_ALG and the simulated
+# EIP93 CTR driver, bound as the gate's first choice (ctr(aes-eip93), the
+# engine's AES-CTR alone); the last transfer again through the kernel's AES-GCM
+# over it (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)).
 set -eu
 M=/opt/eip93
 export OPENSSL_MODULES=$M/hooks
@@ -26,6 +28,9 @@ activate = 1
 activate = 1
 CNF
 export OPENSSL_CONF=/tmp/openssl.cnf
+G='gcm_base(ctr(aes-eip93),ghash-generic)'
+{ cat /tmp/openssl.cnf; echo "kernel-algorithm = $G"; } >/tmp/kgcm.cnf
+want_kalg='ctr(aes-eip93)'
 ops() { cat /sys/module/eip93_sim/parameters/ops; }
 
 echo "== loading the simulated EIP93 driver (ctr(aes-eip93), priority 1500)"
@@ -69,12 +74,20 @@ transfer() {
   printf '   %-40s 4 MiB  sha256 %s  %ss  driver ops +%s\n' "$label" "$verdict" \
     "$(( $(date +%s) - start ))" "$delta"
   grep -h '^eip93:' /tmp/server.err /tmp/client.err | sort -u | sed 's/^/      stderr: /'
+  [ "$(cat /tmp/server.err /tmp/client.err | grep -c "^eip93: .*enabled.* via $want_kalg\$")" -eq 2 ] ||
+    { echo "   the server's and the client's notices do not both name $want_kalg"; status=1; }
 }
 
 echo "== TLS transfers through s_server/s_client (client -> server, SHA-256 checked)"
 transfer "TLS 1.3 TLS_AES_256_GCM_SHA384" -tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384
 transfer "TLS 1.3 TLS_AES_128_GCM_SHA256" -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256
 transfer "TLS 1.2 ECDHE-ECDSA-AES256-GCM-SHA384" -tls1_2 -cipher ECDHE-ECDSA-AES256-GCM-SHA384
+echo "== the same through the kernel's AES-GCM: kernel-algorithm = $G"
+export OPENSSL_CONF=/tmp/kgcm.cnf
+want_kalg=$G
+transfer "TLS 1.2 ECDHE-ECDSA-AES256-GCM-SHA384" -tls1_2 -cipher ECDHE-ECDSA-AES256-GCM-SHA384
+export OPENSSL_CONF=/tmp/openssl.cnf
 echo "   (driver ops: requests the simulated EIP93 CTR engine completed: one per"
-echo "    eligible TLS record on each side, plus 4 per new key for its check)"
+echo "    eligible TLS record on each side, plus 1 per new key for its check on"
+echo "    ctr(aes-eip93), 3 on the kernel's AES-GCM)"
 exit $status
