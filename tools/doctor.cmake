@@ -13,7 +13,8 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
   ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
   ${PROJECT_SOURCE_DIR}/provider/calib.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
-  ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c)
+  ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c
+  ${PROJECT_SOURCE_DIR}/tools/calib_opts.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)
