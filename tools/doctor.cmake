@@ -14,9 +14,21 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
   ${PROJECT_SOURCE_DIR}/provider/calib.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
   ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c
-  ${PROJECT_SOURCE_DIR}/tools/calib_opts.c)
+  ${PROJECT_SOURCE_DIR}/tools/calib_opts.c ${PROJECT_SOURCE_DIR}/tools/advice.c
+  ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/doctor_report.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)
 include(GNUInstallDirs)
 install(TARGETS eip93-doctor RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# Host unit test of the recommendation, the traffic shapes and the kTLS
+# parsing (pure code: tools/advice.c, tools/ktls.c).
+if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
+  add_executable(test_doctor_advice ${PROJECT_SOURCE_DIR}/test/unit/test_doctor_advice.c
+    ${PROJECT_SOURCE_DIR}/tools/advice.c ${PROJECT_SOURCE_DIR}/tools/ktls.c
+    ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
+  eip93_target_flags(test_doctor_advice)
+  add_test(NAME test_doctor_advice COMMAND test_doctor_advice)
+  set_tests_properties(test_doctor_advice PROPERTIES LABELS "host;unit")
+endif()
