@@ -32,3 +32,14 @@ if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
   add_test(NAME test_doctor_advice COMMAND test_doctor_advice)
   set_tests_properties(test_doctor_advice PROPERTIES LABELS "host;unit")
 endif()
+
+# The doctor end to end on the host (test/doctor/advice.sh): the reference
+# row in the calibration, advice only from it, the printed openssl.cnf
+# settings applied to a real s_server, Options = KTLS.
+if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
+  find_program(OPENSSL_CLI openssl REQUIRED)
+  add_test(NAME doctor_advice COMMAND ${PROJECT_SOURCE_DIR}/test/doctor/advice.sh
+    $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_BINARY_DIR}/test/hooks
+    ${PROJECT_SOURCE_DIR}/test/data)
+  set_tests_properties(doctor_advice PROPERTIES LABELS "host;calib" TIMEOUT 120)
+endif()
