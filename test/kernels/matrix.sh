@@ -136,6 +136,11 @@ else
   cat /tmp/server.err /tmp/client.err
 fi
 
+# Kernel TLS beside the engine (issue 22): the rows run with KTLS=1.
+if [ "${KTLS:-0}" = 1 ]; then
+  . /opt/eip93/ktls.sh
+fi
+
 echo "EIP93-KERNEL-ROW|$kver|$r|$verdict|$status"
 echo "kernel matrix $kver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
