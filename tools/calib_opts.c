@@ -64,6 +64,8 @@ static void usage(FILE *f)
 		"Measures the eip93 engine path against OpenSSL's default provider (payloads "
 		"1-64 KiB,\nAES-128/256, encrypt/decrypt) for every kernel composition that binds, "
 		"prints the table\nand writes the calibration the provider reads (default %s).\n"
+		"ChaCha20-Poly1305 of the same libcrypto is measured beside them as a reference "
+		"(never routed):\nthe doctor's recommendation is made from it.\n"
 		"  --rounds N     rounds (medians; at least 3, default 5)\n"
 		"  --time-ms MS   time per measurement (default 200)\n"
 		"  --quick        --rounds 3 --time-ms 30 (tests)\n"
