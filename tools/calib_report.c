@@ -337,9 +337,9 @@ int calib_plot(const char *png, const struct calib_run *run, const char *title)
 		return -errno;
 	}
 	fprintf(gp,
-		"set terminal png size 1200,480 font ',10'\nset output '%s'\n"
+		"set terminal png size 1200,600 font ',10'\nset output '%s'\n"
 		"set multiplot layout 1,2 title \"%s\" noenhanced\nset xlabel 'payload (KiB)'\n"
-		"set logscale x 2\nset xtics (1,2,4,8,16,32,48,64)\nset key top left "
+		"set logscale x 2\nset xtics (1,2,4,8,16,32,48,64)\nset key below "
 		"noenhanced\nset grid\nset yrange [0:*]\n",
 		png, title);
 	for (int pass = 0; pass < 2; pass++) {
