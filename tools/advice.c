@@ -231,19 +231,33 @@ static void above(struct adv_shape *sh, size_t wmin, size_t wmax, const struct a
 			 wmin, wmax, lo, e, w);
 }
 
+static const struct {
+	const char *name;
+	size_t bytes;
+} shapes[ADV_NSHAPES] = {
+	{ "TLS 1.2 full record (16384 bytes of data)", 16384 },
+	{ "TLS 1.3 full record (16384 bytes + the content type)", 16385 },
+	{ "OpenSSH bulk packet (32768 bytes of channel data + 16 of header and padding)", 32784 },
+};
+
+size_t adv_cover_shapes(size_t max, const char **why)
+{
+	size_t to = max;
+
+	if (why != NULL)
+		*why = NULL;
+	for (int i = 0; i < ADV_NSHAPES; i++)
+		if (shapes[i].bytes > max && shapes[i].bytes <= max + ADV_COVER) {
+			to = max + ADV_COVER;
+			if (why != NULL)
+				*why = shapes[i].name;
+		}
+	return to;
+}
+
 void adv_shapes(size_t wmin, size_t wmax, const struct adv_speeds *s, const struct adv_calib *c,
 		struct adv_shape out[ADV_NSHAPES])
 {
-	static const struct {
-		const char *name;
-		size_t bytes;
-	} shapes[ADV_NSHAPES] = {
-		{ "TLS 1.2 full record (16384 bytes of data)", 16384 },
-		{ "TLS 1.3 full record (16384 bytes + the content type)", 16385 },
-		{ "OpenSSH bulk packet (32768 bytes of channel data + 16 of header and padding)",
-		  32784 },
-	};
-
 	for (int i = 0; i < ADV_NSHAPES; i++) {
 		struct adv_shape *sh = &out[i];
 

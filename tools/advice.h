@@ -91,6 +91,17 @@ struct adv_shape {
 };
 
 #define ADV_NSHAPES 3
+#define ADV_COVER 256 /* at most this far past a winning size (1.6% of 16 KiB: below a win's 5%) */
+
+/**
+ * adv_cover_shapes() - a calibrated window's max-size, raised to cover the
+ * traffic shapes that lie at most ADV_COVER bytes past it (TLS 1.3 full
+ * records, 16385, past 16384; OpenSSH bulk packets, 32784, past 32768):
+ * the calibration measured the engine winning at @max, and a message a few
+ * bytes longer costs the same per byte.  Return: the new max (@max when
+ * nothing is that close); @why (may be NULL) names the shape covered.
+ */
+size_t adv_cover_shapes(size_t max, const char **why);
 
 /**
  * adv_shapes() - the full-size shapes of TLS 1.2, TLS 1.3 and OpenSSH

@@ -30,6 +30,7 @@
 #include <openssl/provider.h>
 
 #include "../detect/detect.h"
+#include "advice.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
@@ -382,7 +383,7 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 	struct eip93_calib_table tables[EIP93_NKALG];
 	struct eip93_calib_choice ch;
 	struct eip93_calib cal;
-	const char *names[EIP93_NKALG] = { NULL };
+	const char *names[EIP93_NKALG] = { NULL }, *cover = NULL;
 	int n = 0, best, r;
 
 	for (int i = 0; i < EIP93_NKALG; i++)
@@ -403,11 +404,14 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 		 names[best < 0 ? 0 : best] != NULL ? names[best < 0 ? 0 : best] : "?");
 	cal.engine = ch.engine;
 	cal.min_size = ch.min_size;
-	cal.max_size = ch.max_size;
+	cal.max_size = ch.engine ? adv_cover_shapes(ch.max_size, &cover) : ch.max_size;
 	snprintf(cal.reason, sizeof(cal.reason), "%s", ch.reason);
+	if (cover != NULL)
+		printf("window %zu-%zu extended to %zu: %s (%d bytes past a winning size)\n",
+		       ch.min_size, ch.max_size, cal.max_size, cover, ADV_COVER);
 	if (ch.engine)
-		printf("verdict: engine for %zu-%zu bytes via %s\nreason: %s\n", ch.min_size,
-		       ch.max_size, cal.composition, ch.reason);
+		printf("verdict: engine for %zu-%zu bytes via %s\nreason: %s\n", cal.min_size,
+		       cal.max_size, cal.composition, ch.reason);
 	else
 		printf("verdict: off (software only)\nreason: %s\n", ch.reason);
 	if (o->plot != NULL) {

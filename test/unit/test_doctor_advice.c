@@ -196,6 +196,23 @@ static void test_shapes(void)
 	CHECK(sh[2].inside);
 }
 
+static void test_cover(void)
+{
+	const char *why = "x";
+
+	CHECK_EQ_INT(adv_cover_shapes(32768, &why), 33024);
+	CHECK(why != NULL && strstr(why, "OpenSSH") != NULL);
+	CHECK_EQ_INT(adv_cover_shapes(16384, &why), 16640);
+	CHECK(why != NULL && strstr(why, "TLS 1.3") != NULL);
+	CHECK_EQ_INT(adv_cover_shapes(49152, &why), 49152);
+	CHECK(why == NULL);
+	CHECK_EQ_INT(adv_cover_shapes(65536, NULL), 65536);
+	CHECK_EQ_INT(adv_cover_shapes(8192, NULL), 8192);
+	/* 32784 - 32528 = 256: the bound is inclusive; one byte further is not covered. */
+	CHECK_EQ_INT(adv_cover_shapes(32528, NULL), 32784);
+	CHECK_EQ_INT(adv_cover_shapes(32527, NULL), 32527);
+}
+
 static void test_ktls_conf(void)
 {
 	struct ktls_setting k;
@@ -278,6 +295,7 @@ int main(void)
 	test_recommend();
 	test_settings();
 	test_shapes();
+	test_cover();
 	test_ktls_conf();
 	test_ktls_crypto();
 	return check_done("test_doctor_advice");
