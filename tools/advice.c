@@ -55,7 +55,8 @@ int adv_parse_speeds(const char *text, struct adv_speeds *out)
 
 		if (strncmp(p, "# speed ", 8) == 0 && out->n < ADV_MAXSPEEDS &&
 		    sscanf(p + 8, "%zu %96s %lf %lf", &v.bytes, path, &v.mbs, &v.cpu) == 4 &&
-		    strlen(path) < ADV_PATH && strchr(path, ':') != NULL && v.mbs >= 0 && v.cpu >= 0) {
+		    strlen(path) < ADV_PATH && strchr(path, ':') != NULL && v.mbs >= 0 &&
+		    v.cpu >= 0) {
 			snprintf(v.path, sizeof(v.path), "%s", path);
 			out->v[out->n++] = v;
 		}
@@ -106,8 +107,10 @@ static void describe(char *buf, size_t len, const struct adv_aes *a, const struc
 		snprintf(buf, len, "AES-%d-GCM on the engine (eip93, %s) %.1f MB/s, %.2f CPU ns/B",
 			 a->bits, c->composition, a->mbs, a->cpu);
 	else
-		snprintf(buf, len, "AES-%d-GCM in software (the default provider) %.1f MB/s, %.2f CPU "
-			 "ns/B", a->bits, a->mbs, a->cpu);
+		snprintf(buf, len,
+			 "AES-%d-GCM in software (the default provider) %.1f MB/s, %.2f CPU "
+			 "ns/B",
+			 a->bits, a->mbs, a->cpu);
 }
 
 void adv_recommend(const struct adv_speeds *s, const struct adv_calib *c, const char *why,
@@ -121,7 +124,8 @@ void adv_recommend(const struct adv_speeds *s, const struct adv_calib *c, const 
 	if (s == NULL || c == NULL || !c->present) {
 		snprintf(r->text, sizeof(r->text),
 			 "no measurement to advise from (%s): run eip93-doctor calibrate (as "
-			 "root); it measures ChaCha20-Poly1305, software AES-GCM and the engine here",
+			 "root); it measures ChaCha20-Poly1305, software AES-GCM and the engine "
+			 "here",
 			 why != NULL ? why : "no calibration");
 		return;
 	}
@@ -141,16 +145,18 @@ void adv_recommend(const struct adv_speeds *s, const struct adv_calib *c, const 
 	describe(d[1], sizeof(d[1]), &r->aes[1], c);
 	r->chacha_wins = ch->mbs >= ADV_MIN_GAIN * best->mbs;
 	if (r->chacha_wins)
-		snprintf(r->both, sizeof(r->both),
-			 "ChaCha20-Poly1305 (software) %.1f MB/s, %.2f CPU ns/B beats %s at %d-byte "
-			 "records: make the server prefer ChaCha20-Poly1305 (settings below)",
-			 ch->mbs, ch->cpu, best == &r->aes[0] ? d[0] : d[1], ADV_TLS_RECORD);
+		snprintf(
+			r->both, sizeof(r->both),
+			"ChaCha20-Poly1305 (software) %.1f MB/s, %.2f CPU ns/B beats %s at %d-byte "
+			"records: make the server prefer ChaCha20-Poly1305 (settings below)",
+			ch->mbs, ch->cpu, best == &r->aes[0] ? d[0] : d[1], ADV_TLS_RECORD);
 	else if (best->mbs >= ADV_MIN_GAIN * ch->mbs)
-		snprintf(r->both, sizeof(r->both),
-			 "%s beats ChaCha20-Poly1305 (software) %.1f MB/s, %.2f CPU ns/B at %d-byte "
-			 "records: keep AES-GCM (AES-%d-GCM) first in the server's order",
-			 best == &r->aes[0] ? d[0] : d[1], ch->mbs, ch->cpu, ADV_TLS_RECORD,
-			 best->bits);
+		snprintf(
+			r->both, sizeof(r->both),
+			"%s beats ChaCha20-Poly1305 (software) %.1f MB/s, %.2f CPU ns/B at %d-byte "
+			"records: keep AES-GCM (AES-%d-GCM) first in the server's order",
+			best == &r->aes[0] ? d[0] : d[1], ch->mbs, ch->cpu, ADV_TLS_RECORD,
+			best->bits);
 	else
 		snprintf(r->both, sizeof(r->both),
 			 "%s and ChaCha20-Poly1305 (software) %.1f MB/s, %.2f CPU ns/B are within "
@@ -205,30 +211,35 @@ static void above(struct adv_shape *sh, size_t wmin, size_t wmax, const struct a
 
 	sh->suggest_max = (sh->bytes + 4095) / 4096 * 4096;
 	bracket(sh->bytes, &lo, &hi);
-	won = c != NULL && c->present && c->engine ? engine_wins(s, c->composition, lo, &e, &w) : -1;
+	won = c != NULL && c->present && c->engine ? engine_wins(s, c->composition, lo, &e, &w)
+						   : -1;
 	if (won < 0)
 		snprintf(sh->advice, sizeof(sh->advice),
 			 "above the window %zu-%zu, so software; with no measurement of the engine "
-			 "at %zu bytes here, run eip93-doctor calibrate; where it wins at %zu bytes, "
+			 "at %zu bytes here, run eip93-doctor calibrate; where it wins at %zu "
+			 "bytes, "
 			 "set min-size = %zu and max-size = %zu in eip93's openssl.cnf section",
 			 wmin, wmax, lo, lo, wmin, sh->suggest_max);
 	else if (won)
-		snprintf(sh->advice, sizeof(sh->advice),
-			 "above the window %zu-%zu, so software, although the engine measured %.1f "
-			 "MB/s against software's %.1f at %zu bytes: set min-size = %zu and max-size "
-			 "= %zu in eip93's openssl.cnf section (they take precedence over the "
-			 "calibration)%s",
-			 wmin, wmax, e, w, lo, wmin, sh->suggest_max,
-			 hi != lo && engine_wins(s, c->composition, hi, &e, &w) != 1
-				 ? "; the engine did not win at the next measured size, so the gain "
-				   "is interpolated"
-				 : "");
+		snprintf(
+			sh->advice, sizeof(sh->advice),
+			"above the window %zu-%zu, so software, although the engine measured %.1f "
+			"MB/s against software's %.1f at %zu bytes: set min-size = %zu and "
+			"max-size "
+			"= %zu in eip93's openssl.cnf section (they take precedence over the "
+			"calibration)%s",
+			wmin, wmax, e, w, lo, wmin, sh->suggest_max,
+			hi != lo && engine_wins(s, c->composition, hi, &e, &w) != 1
+				? "; the engine did not win at the next measured size, so the gain "
+				  "is interpolated"
+				: "");
 	else
-		snprintf(sh->advice, sizeof(sh->advice),
-			 "above the window %zu-%zu, so software, which the calibration measured as "
-			 "fast or faster at %zu bytes (engine %.1f, software %.1f MB/s): nothing to "
-			 "change",
-			 wmin, wmax, lo, e, w);
+		snprintf(
+			sh->advice, sizeof(sh->advice),
+			"above the window %zu-%zu, so software, which the calibration measured as "
+			"fast or faster at %zu bytes (engine %.1f, software %.1f MB/s): nothing to "
+			"change",
+			wmin, wmax, lo, e, w);
 }
 
 static const struct {
@@ -269,15 +280,18 @@ void adv_shapes(size_t wmin, size_t wmax, const struct adv_speeds *s, const stru
 				 "no engine window: software (see the verdict)");
 		} else if (sh->bytes >= wmin && sh->bytes <= wmax) {
 			sh->inside = 1;
-			snprintf(sh->advice, sizeof(sh->advice), "inside the window %zu-%zu: the "
-				 "engine", wmin, wmax);
+			snprintf(sh->advice, sizeof(sh->advice),
+				 "inside the window %zu-%zu: the "
+				 "engine",
+				 wmin, wmax);
 		} else if (sh->bytes < wmin) {
 			snprintf(sh->advice, sizeof(sh->advice),
 				 "below the window %zu-%zu, so software%s", wmin, wmax,
 				 c != NULL && c->present && c->engine
 					 ? ", which the calibration measured faster there: nothing "
 					   "to change"
-					 : "; lower min-size only where a calibration shows the engine "
+					 : "; lower min-size only where a calibration shows the "
+					   "engine "
 					   "winning");
 		} else {
 			above(sh, wmin, wmax, s, c);

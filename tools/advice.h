@@ -57,8 +57,8 @@ struct adv_aes {
 };
 
 struct adv_reco {
-	int measured;	  /* 0: no advice (@text says how to get a measurement) */
-	int chacha_wins;  /* ChaCha20-Poly1305 is faster for a peer offering both */
+	int measured;	 /* 0: no advice (@text says how to get a measurement) */
+	int chacha_wins; /* ChaCha20-Poly1305 is faster for a peer offering both */
 	double chacha_mbs, chacha_cpu;
 	struct adv_aes aes[2]; /* AES-128-GCM, AES-256-GCM */
 	char both[768];	       /* a peer that offers both AEADs */
@@ -74,8 +74,8 @@ void adv_recommend(const struct adv_speeds *s, const struct adv_calib *c, const 
 		   struct adv_reco *r);
 
 /* The server settings that prefer ChaCha20-Poly1305 and keep AES-GCM for peers without it. */
-extern const char adv_ciphersuites[];  /* TLS 1.3 order */
-extern const char adv_cipherlist[];    /* TLS 1.2 order */
+extern const char adv_ciphersuites[];	      /* TLS 1.3 order */
+extern const char adv_cipherlist[];	      /* TLS 1.2 order */
 extern const char *const adv_server_names[4]; /* "nginx", "haproxy", "stunnel", "openssl.cnf" */
 
 /* adv_server_settings() - the lines for server @i of adv_server_names. */
@@ -85,8 +85,8 @@ const char *adv_server_settings(int i);
 struct adv_shape {
 	const char *name;
 	size_t bytes;
-	int inside;	     /* within [min, max] of the window (0 when there is none) */
-	size_t suggest_max;  /* when above the window: max-size that covers it */
+	int inside;	    /* within [min, max] of the window (0 when there is none) */
+	size_t suggest_max; /* when above the window: max-size that covers it */
 	char advice[512];
 };
 

@@ -132,4 +132,3 @@ int calib_parse_opts(int argc, char **argv, struct calib_opts *o)
 	}
 	return 0;
 }
-

@@ -44,7 +44,8 @@ static struct speed eng_speed(const struct calib_comp *cc, int s, int bits)
 {
 	const struct eip93_calib_cell *c = cc->table.cell[s] + (bits ? 2 : 0);
 
-	return (struct speed){ (c[0].eng.med + c[1].eng.med) / 2, (c[0].eng_cpu + c[1].eng_cpu) / 2 };
+	return (struct speed){ (c[0].eng.med + c[1].eng.med) / 2,
+			       (c[0].eng_cpu + c[1].eng_cpu) / 2 };
 }
 
 void calib_print_speeds(FILE *f, const struct calib_run *run, const char *prefix)
@@ -101,8 +102,8 @@ static void print_reference(FILE *f, const struct calib_run *run, const char *pr
 		struct speed a = sw_speed(run, s, 0), b = sw_speed(run, s, 1);
 		struct speed c = run->chacha_ok ? chacha_speed(run, s) : (struct speed){ 0, 0 };
 
-		fprintf(f, "%s%6zu %8.2f/%6.2f %8.2f/%6.2f %8.2f/%6.2f", prefix, eip93_calib_sizes[s],
-			a.mbs, a.cpu, b.mbs, b.cpu, c.mbs, c.cpu);
+		fprintf(f, "%s%6zu %8.2f/%6.2f %8.2f/%6.2f %8.2f/%6.2f", prefix,
+			eip93_calib_sizes[s], a.mbs, a.cpu, b.mbs, b.cpu, c.mbs, c.cpu);
 		for (int i = 0; i < EIP93_NKALG; i++)
 			for (int k = 0; run->comp[i].bound && k < 2; k++) {
 				struct speed x = eng_speed(&run->comp[i], s, k);
@@ -281,9 +282,11 @@ static void plot_row(FILE *f, const struct calib_run *run, int s)
 	for (int i = 0; i < EIP93_NKALG; i++)
 		if (run->comp[i].bound) {
 			x[n].mbs = (eng_speed(&run->comp[i], s, 0).mbs +
-				    eng_speed(&run->comp[i], s, 1).mbs) / 2;
+				    eng_speed(&run->comp[i], s, 1).mbs) /
+				   2;
 			x[n++].cpu = (eng_speed(&run->comp[i], s, 0).cpu +
-				      eng_speed(&run->comp[i], s, 1).cpu) / 2;
+				      eng_speed(&run->comp[i], s, 1).cpu) /
+				     2;
 		}
 	fprintf(f, "%zu", eip93_calib_sizes[s] / 1024);
 	for (int j = 0; j < n; j++)
@@ -347,8 +350,8 @@ int calib_plot(const char *png, const struct calib_run *run, const char *title)
 			pass ? "CPU ns per byte (user+sys; lower is better)"
 			     : "MB/s (mean of enc/dec medians; AES: of 128/256)");
 		for (int j = 0; j < n; j++)
-			fprintf(gp, "%s'%s' using 1:%d with linespoints lw 2 title '%s'", j ? ", " : "",
-				dat, 2 + j + pass * n, titles[j]);
+			fprintf(gp, "%s'%s' using 1:%d with linespoints lw 2 title '%s'",
+				j ? ", " : "", dat, 2 + j + pass * n, titles[j]);
 		fputc('\n', gp);
 	}
 	fprintf(gp, "unset multiplot\n");

@@ -39,7 +39,6 @@
 #define AADLEN 13
 #define MAXLEN 65536
 
-
 /* The reference ciphertexts: AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305. */
 #define SLOT_CHACHA 2
 #define NSLOTS 3
@@ -232,9 +231,9 @@ static int contender_open(struct contender *c, const char *props, const char *wh
 					what, eip93_calib_cell_names[k], eip93_calib_sizes[s]);
 				return -EIO;
 			}
-			if (k % 2 == 0 && (memcmp(out, ct + (size_t)slot * MAXLEN,
-						  eip93_calib_sizes[s]) != 0 ||
-					   memcmp(last_tag, tags[s][slot], 16) != 0)) {
+			if (k % 2 == 0 &&
+			    (memcmp(out, ct + (size_t)slot * MAXLEN, eip93_calib_sizes[s]) != 0 ||
+			     memcmp(last_tag, tags[s][slot], 16) != 0)) {
 				fprintf(stderr, "eip93-doctor calibrate: %s: wrong ciphertext\n",
 					what);
 				return -EIO;

@@ -96,7 +96,8 @@ static const char *tls_module(void)
 	char rel[128], path[300];
 	struct stat st;
 	char *mods = slurp("/proc/modules");
-	int loaded = mods != NULL && (strncmp(mods, "tls ", 4) == 0 || strstr(mods, "\ntls ") != NULL);
+	int loaded =
+		mods != NULL && (strncmp(mods, "tls ", 4) == 0 || strstr(mods, "\ntls ") != NULL);
 
 	free(mods);
 	if (loaded)
@@ -234,7 +235,8 @@ static void print_text(const struct report *r)
 			 r->instantiated ? "; instantiated by this doctor through AF_ALG" : "");
 	else
 		snprintf(buf, sizeof(buf), "not instantiated (/proc/crypto)%s%s",
-			 r->ctr.found ? "; best ctr(aes): " : "", r->ctr.found ? r->ctr.driver : "");
+			 r->ctr.found ? "; best ctr(aes): " : "",
+			 r->ctr.found ? r->ctr.driver : "");
 	fact("kTLS gcm(aes)", buf);
 	printf("  kTLS: %s: %s\n", on ? "on" : "off", r->consequence);
 	if (on && r->where == KTLS_ENGINE)
@@ -313,7 +315,8 @@ static void print_json(const struct report *r, const struct doctor_state *st)
 	jkv("status", st->status, 1);
 	jkv("window", st->window, 1);
 	jkv("calibration", st->calib, 1);
-	printf("\"ktls\":{\"on\":%s,", r->cnf.on || r->nginx.on || r->haproxy.on ? "true" : "false");
+	printf("\"ktls\":{\"on\":%s,",
+	       r->cnf.on || r->nginx.on || r->haproxy.on ? "true" : "false");
 	printf("\"openssl_cnf\":{\"path\":");
 	js(r->cnf_path);
 	printf(",\"on\":%s,\"line\":", r->cnf.on ? "true" : "false");
@@ -324,18 +327,23 @@ static void print_json(const struct report *r, const struct doctor_state *st)
 	jkv("gcm_aes_driver", r->gcm.found ? r->gcm.driver : "", 1);
 	printf("\"gcm_aes_priority\":%d,\"instantiated_by_doctor\":%s,", r->gcm.priority,
 	       r->instantiated ? "true" : "false");
-	jkv("where", r->where == KTLS_ENGINE ? "engine" : r->where == KTLS_CPU ? "cpu" : "unknown",
+	jkv("where",
+	    r->where == KTLS_ENGINE ? "engine"
+	    : r->where == KTLS_CPU  ? "cpu"
+				    : "unknown",
 	    1);
 	jkv("consequence", r->consequence, 0);
 	printf("},\"recommendation\":{\"measured\":%s,", r->reco.measured ? "true" : "false");
 	if (!r->reco.measured) {
 		jkv("text", r->reco.text, 0);
 	} else {
-		printf("\"record_bytes\":%d,\"chacha20_poly1305\":{\"mbs\":%.3f,\"cpu_ns_per_byte\":"
+		printf("\"record_bytes\":%d,\"chacha20_poly1305\":{\"mbs\":%.3f,\"cpu_ns_per_"
+		       "byte\":"
 		       "%.3f},",
 		       ADV_TLS_RECORD, r->reco.chacha_mbs, r->reco.chacha_cpu);
 		for (int b = 0; b < 2; b++)
-			printf("\"aes_%d_gcm\":{\"path\":\"%s\",\"mbs\":%.3f,\"cpu_ns_per_byte\":%.3f},",
+			printf("\"aes_%d_gcm\":{\"path\":\"%s\",\"mbs\":%.3f,\"cpu_ns_per_byte\":%."
+			       "3f},",
 			       r->reco.aes[b].bits, r->reco.aes[b].engine ? "engine" : "software",
 			       r->reco.aes[b].mbs, r->reco.aes[b].cpu);
 		jkv("composition", r->cal.engine ? r->cal.composition : "", 1);
@@ -351,8 +359,8 @@ static void print_json(const struct report *r, const struct doctor_state *st)
 	for (int i = 0; i < ADV_NSHAPES; i++) {
 		printf("%s{\"bytes\":%zu,", i ? "," : "", r->shapes[i].bytes);
 		jkv("name", r->shapes[i].name, 1);
-		printf("\"inside\":%s,\"suggest_max_size\":%zu,", r->shapes[i].inside ? "true" : "false",
-		       r->shapes[i].suggest_max);
+		printf("\"inside\":%s,\"suggest_max_size\":%zu,",
+		       r->shapes[i].inside ? "true" : "false", r->shapes[i].suggest_max);
 		jkv("advice", r->shapes[i].advice, 0);
 		printf("}");
 	}

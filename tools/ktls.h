@@ -14,9 +14,9 @@
 
 /* Where kTLS was switched on, if anywhere. */
 struct ktls_setting {
-	int on;		/* 1: switched on */
+	int on;		   /* 1: switched on */
 	unsigned int line; /* 1-based */
-	char text[200]; /* the line, trimmed */
+	char text[200];	   /* the line, trimmed */
 };
 
 /**

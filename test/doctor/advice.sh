@@ -97,7 +97,7 @@ negotiated() {
   OPENSSL_CONF=$cnf "$openssl" s_server -accept "$port" -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
     -naccept 1 -quiet </dev/null >/dev/null 2>&1 &
   srv=$!
-  for i in $(seq 1 100); do
+  for _ in $(seq 1 100); do
     if OPENSSL_CONF=$data/empty.cnf "$openssl" s_client -connect "127.0.0.1:$port" "$@" </dev/null \
       >"$tmp/client.out" 2>&1; then break; fi
     sleep 0.05

@@ -11,6 +11,7 @@
 # the engine hybrid (6.1) and not when it is a CPU one (7.3), the doctor's
 # kTLS line names the same driver.  Then the same transfers through eip93
 # (matrix.sh's /tmp/openssl.cnf) for comparison.  MB/s are TCG emulation.
+# shellcheck disable=SC2154 # kver, mode, ok, bad, ops come from matrix.sh
 # Prints "EIP93-KTLS-ROW|kver|gcm(aes)|ops tls1.2|ops tls1.3|MB/s..." for the docs.
 
 KSIZE=${KTLS_SIZE:-1048576}

@@ -30,8 +30,8 @@ static void speeds(char *buf, size_t len, double sw, double ch, double eng, doub
 				      b, sw, b, sw * 0.8);
 		if (ch > 0)
 			n += (size_t)snprintf(buf + n, len - n,
-					      "# speed %zu chacha20-poly1305:software %.3f 5.5\n", b,
-					      ch);
+					      "# speed %zu chacha20-poly1305:software %.3f 5.5\n",
+					      b, ch);
 		n += (size_t)snprintf(buf + n, len - n,
 				      "# speed %zu aes-128-gcm:" N " %.3f 9.0\n"
 				      "# speed %zu aes-256-gcm:" N " %.3f 9.5\n",
@@ -55,8 +55,8 @@ static void test_parse(void)
 	CHECK(adv_find(&s, 16385, "aes-128-gcm", "software") == NULL);
 	CHECK(adv_find(&s, 16384, "aes-128", "software") == NULL); /* a prefix is not a cipher */
 	/* Malformed speed lines are skipped, not guessed. */
-	CHECK_EQ_INT(adv_parse_speeds("# speed 16384 nocolon 1 2\n# speed x y\n# speed 1 a:b -1 2\n",
-				      &s),
+	CHECK_EQ_INT(adv_parse_speeds(
+			     "# speed 16384 nocolon 1 2\n# speed x y\n# speed 1 a:b -1 2\n", &s),
 		     0);
 }
 
@@ -221,14 +221,15 @@ static void test_ktls_conf(void)
 	CHECK_EQ_INT(k.line, 2);
 	CHECK(strcmp(k.text, "Options = KTLS") == 0);
 	CHECK_EQ_INT(ktls_scan_openssl_cnf("[s]\n  options=ServerPreference, ktls # on\n", &k), 1);
-	CHECK_EQ_INT(ktls_scan_openssl_cnf("[s]\n# Options = KTLS\nOptions = ServerPreference\n", &k),
-		     0);
+	CHECK_EQ_INT(
+		ktls_scan_openssl_cnf("[s]\n# Options = KTLS\nOptions = ServerPreference\n", &k),
+		0);
 	CHECK_EQ_INT(ktls_scan_openssl_cnf("Options = KTLS\nOptions = -KTLS\n", &k), 0);
 	CHECK_EQ_INT(ktls_scan_openssl_cnf("Options = KTLSX\nMyOptions = KTLS\n", &k), 0);
 	CHECK_EQ_INT(ktls_scan_openssl_cnf("", &k), 0);
 
-	CHECK_EQ_INT(ktls_scan_nginx("http {\n  ssl_conf_command Options KTLS;\n  sendfile on;\n}\n",
-				     &k),
+	CHECK_EQ_INT(ktls_scan_nginx(
+			     "http {\n  ssl_conf_command Options KTLS;\n  sendfile on;\n}\n", &k),
 		     1);
 	CHECK_EQ_INT(k.line, 2);
 	CHECK_EQ_INT(ktls_scan_nginx("  # ssl_conf_command Options KTLS;\n", &k), 0);
