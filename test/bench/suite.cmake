@@ -10,8 +10,8 @@ add_executable(eip93-bench ${BENCH_DIR}/eip93_bench.c ${BENCH_DIR}/memory.c
   ${BENCH_DIR}/keysetup.c)
 eip93_target_flags(eip93-bench)
 target_link_libraries(eip93-bench PRIVATE PkgConfig::LIBCRYPTO)
-# Its sendmsg()/readv() wrappers must be what the provider module calls.
+# Its sendmsg()/readv()/read() wrappers must be what the provider module calls.
 target_link_options(eip93-bench PRIVATE -Wl,--export-dynamic-symbol=sendmsg
-                    -Wl,--export-dynamic-symbol=readv)
+                    -Wl,--export-dynamic-symbol=readv -Wl,--export-dynamic-symbol=read)
 eip93_guest_test(bench_smoke ${GUEST_DIR}/bench.sh
   --add $<TARGET_FILE:eip93-bench>:/usr/bin/eip93-bench --env EIP93_BENCH_ARGS=--smoke)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * eip93-bench: its own sendmsg() and readv(), exported from the executable
- * (suite.cmake) so that the provider's AF_ALG calls land here too; they time
- * the kernel's share (sys_timing) or answer without entering it (sys_fake).
+ * eip93-bench: its own sendmsg(), readv() and read(), exported from the
+ * executable (suite.cmake) so that the provider's AF_ALG calls land here too;
+ * they time the kernel's share (sys_timing) or answer without entering it
+ * (sys_fake).  read() is the CTR-only composition's (ctr(aes-eip93)); it is
+ * used for files too, so it only counts, times or fakes reads of AF_ALG sockets.
  */
 #include "bench.h"
 
@@ -12,7 +14,7 @@
 /* ---- the syscalls the provider makes, seen from here ------------------ */
 
 int sys_timing; /* time every AF_ALG syscall into sys_time */
-int sys_fake;	/* sendmsg/readv succeed without entering the kernel */
+int sys_fake;	/* sendmsg/readv/read (AF_ALG) succeed without entering the kernel */
 double sys_time;
 long sys_calls;
 
@@ -37,6 +39,31 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	n = (ssize_t)syscall(SYS_sendmsg, fd, msg, flags);
 	if (sys_timing)
 		sys_time += now_s() - t0;
+	return n;
+}
+
+/* Is @fd an AF_ALG socket?  (AF_ALG has no getsockname; SO_DOMAIN works on any socket.) */
+static int is_alg(int fd)
+{
+	int dom = 0;
+	socklen_t l = sizeof(dom);
+
+	return getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l) == 0 && dom == AF_ALG;
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	double t0;
+	ssize_t n;
+
+	if ((!sys_timing && !sys_fake) || !is_alg(fd))
+		return (ssize_t)syscall(SYS_read, fd, buf, len);
+	sys_calls++;
+	if (sys_fake)
+		return (ssize_t)len;
+	t0 = now_s();
+	n = (ssize_t)syscall(SYS_read, fd, buf, len);
+	sys_time += now_s() - t0;
 	return n;
 }
 
