@@ -57,7 +57,7 @@ int adv_parse_speeds(const char *text, struct adv_speeds *out)
 		    sscanf(p + 8, "%zu %96s %lf %lf", &v.bytes, path, &v.mbs, &v.cpu) == 4 &&
 		    strlen(path) < ADV_PATH && strchr(path, ':') != NULL && v.mbs >= 0 &&
 		    v.cpu >= 0) {
-			snprintf(v.path, sizeof(v.path), "%s", path);
+			memcpy(v.path, path, strlen(path) + 1); /* shorter than ADV_PATH: checked */
 			out->v[out->n++] = v;
 		}
 		p = nl != NULL ? nl + 1 : NULL;
