@@ -32,11 +32,23 @@
 
 #define BLK 16
 
+/*
+ * GCM128 hands its key back as const void *, and its no-stream decryption
+ * takes an output it never writes: the same object, without the const
+ * (copied, not cast through an integer).
+ */
+static void *unconst(const void *p)
+{
+	void *q;
+
+	memcpy(&q, &p, sizeof(q));
+	return q;
+}
+
 /* GCM128's block function: one AES block with the key's AES-ECB context. */
 static void aes_block(const unsigned char in[BLK], unsigned char out[BLK], const void *key)
 {
-	/* EVP_Cipher() takes a non-const context; GCM128 hands its key back as const. */
-	EVP_CIPHER_CTX *ecb = (EVP_CIPHER_CTX *)(uintptr_t)key;
+	EVP_CIPHER_CTX *ecb = unconst(key); /* EVP_Cipher() takes a non-const context */
 
 	(void)EVP_Cipher(ecb, out, in, BLK);
 }
@@ -97,8 +109,7 @@ static int software_tag(struct gcm_ctx *ctx, const unsigned char *iv, const unsi
 
 	/* Decrypting with no stream only hashes the whole blocks (the output is never written). */
 	if (r == 0 &&
-	    (CRYPTO_gcm128_decrypt_ctr32(g, ct, (unsigned char *)(uintptr_t)ct, whole, no_stream) !=
-		     0 ||
+	    (CRYPTO_gcm128_decrypt_ctr32(g, ct, unconst(ct), whole, no_stream) != 0 ||
 	     CRYPTO_gcm128_decrypt_ctr32(g, ct + whole, part, len - whole, no_stream) != 0))
 		r = -EINVAL;
 	if (r == 0)
@@ -149,9 +160,9 @@ static int ctr_open(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 	unsigned char part[BLK];
 	int r = start(ctx, m->iv, m->aad, m->aadlen);
 
-	if (r == 0 && (CRYPTO_gcm128_decrypt_ctr32(g, m->in, (unsigned char *)(uintptr_t)m->in,
-						   whole, no_stream) != 0 ||
-		       CRYPTO_gcm128_decrypt_ctr32(g, m->in + whole, part, n, no_stream) != 0))
+	if (r == 0 &&
+	    (CRYPTO_gcm128_decrypt_ctr32(g, m->in, unconst(m->in), whole, no_stream) != 0 ||
+	     CRYPTO_gcm128_decrypt_ctr32(g, m->in + whole, part, n, no_stream) != 0))
 		r = -EINVAL;
 	if (r == 0 && CRYPTO_gcm128_finish(g, m->tag, EIP93_ENGINE_TAGLEN) != 0)
 		r = -EBADMSG; /* nothing written: the engine was not asked */
@@ -238,7 +249,7 @@ struct probe_key {
 
 static void probe_block(const unsigned char in[BLK], unsigned char out[BLK], const void *key)
 {
-	struct probe_key *k = (struct probe_key *)(uintptr_t)key;
+	struct probe_key *k = unconst(key);
 
 	for (int i = 0; i < BLK; i++)
 		out[i] = (unsigned char)(in[i] ^ 0x5a);
@@ -248,7 +259,7 @@ static void probe_block(const unsigned char in[BLK], unsigned char out[BLK], con
 static void probe_stream(const unsigned char *in, unsigned char *out, size_t blocks,
 			 const void *key, const unsigned char ivec[BLK])
 {
-	struct probe_key *k = (struct probe_key *)(uintptr_t)key;
+	struct probe_key *k = unconst(key);
 
 	(void)in;
 	(void)out;
@@ -270,8 +281,8 @@ int eip93_compose_selftest(void)
 	CRYPTO_gcm128_setiv(g, iv, sizeof(iv));
 	ok = CRYPTO_gcm128_encrypt_ctr32(g, in, out, sizeof(in), probe_stream) == 0;
 	/* Its whole blocks left to the stream and untouched, the partial one from a block call. */
-	ok = ok && k.streams == 4 && out[0] == 0xee && out[4 * BLK - 1] == 0xee &&
-	     out[4 * BLK] != 0xee;
+	ok = ok && k.streams == 4 && out[0] == 0xee && out[(size_t)4 * BLK - 1] == 0xee &&
+	     out[(size_t)4 * BLK] != 0xee;
 	CRYPTO_gcm128_release(g);
 	return ok ? 0 : -ENOTSUP;
 }

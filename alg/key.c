@@ -23,7 +23,7 @@
 #define KAT_PAGE 4096
 #define KAT_BEFORE_PAGE 96 /* the message starts this far before a page boundary */
 #define KAT_AAD 13
-#define KAT_CTR_BLKS 32 /* the CTR-only check: 512 bytes */
+#define KAT_CTR_BLKS ((size_t)32) /* the CTR-only check: 512 bytes */
 
 void eip93_count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
 {

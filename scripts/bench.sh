@@ -59,16 +59,19 @@ trap 'rm -f "$dat"' EXIT
 awk '
   /^composition .*: [0-9]+ rounds/ { c = $2; sub(/:$/, "", c); sub(/.*,/, "", c); sub(/\)$/, "", c)
                                      if (!(c in seen)) { seen[c] = 1; comps[nc++] = c } next }
+  /^reference \(ChaCha20-Poly1305/ { ref = 1; next }
+  ref && $1 ~ /^[0-9]+$/ { l = $0; gsub(/\/ +/, "/", l); split(l, f, " +"); i = f[1] == "" ? 1 : 0
+    split(f[i + 4], x, "/"); ch[$1] = x[1]; next }
   c != "" && $1 ~ /^[0-9]+$/ && ($2 == 128 || $2 == 256) {
     sw[$1] += $4 / 4; eng[c, $1] += $7 / 4; if (!($1 in sz)) { sz[$1] = 1; sizes[ns++] = $1 } }
   END {
-    printf "KiB software"; for (i = 0; i < nc; i++) printf " %s", comps[i]; print ""
+    printf "KiB software chacha20-poly1305"; for (i = 0; i < nc; i++) printf " %s", comps[i]; print ""
     for (j = 0; j < ns; j++) {
-      s = sizes[j]; printf "%d %.3f", s / 1024, sw[s] / nc
+      s = sizes[j]; printf "%d %.3f %.3f", s / 1024, sw[s] / nc, ch[s]
       for (i = 0; i < nc; i++) printf " %.3f", eng[comps[i], s]
       print ""
     } }' "$table" >"$dat"
-ncomp=$(($(head -n 1 "$dat" | wc -w) - 2))
+ncomp=$(($(head -n 1 "$dat" | wc -w) - 3))
 [[ $ncomp -ge 1 ]] || { echo "bench: no composition measured in the guest" >&2; exit 1; }
 kver=$(sed -n 's/^plot: guest kernel \([^,]*\),.*/\1/p' "$table")
 {
@@ -76,12 +79,13 @@ kver=$(sed -n 's/^plot: guest kernel \([^,]*\),.*/\1/p' "$table")
   echo "set output '$plot'"
   echo "set title \"eip93 calibration in a QEMU x86_64 guest (TCG emulation: absolute times distorted), kernel $kver\" noenhanced"
   echo "set xlabel 'payload (KiB)'; set ylabel 'MB/s (mean of AES-128/256 enc/dec medians)'"
-  echo "set logscale x 2; set xtics (1,2,4,8,16,32,48,64); set key bottom right noenhanced; set grid; set yrange [0:*]"
-  printf "plot '%s' using 1:2 with linespoints lw 2 title 'software (default provider)'" "$dat"
+  echo "set logscale x 2; set xtics (1,2,4,8,16,32,48,64); set key top left noenhanced; set grid; set yrange [0:*]"
+  printf "plot '%s' using 1:2 with linespoints lw 2 title 'software AES-GCM (default provider)'" "$dat"
+  printf ", '%s' using 1:3 with linespoints lw 2 title 'ChaCha20-Poly1305 (reference, never routed)'" "$dat"
   for ((i = 0; i < ncomp; i++)); do
-    name=$(head -n 1 "$dat" | awk -v k=$((i + 3)) '{ print $k }')
+    name=$(head -n 1 "$dat" | awk -v k=$((i + 4)) '{ print $k }')
     printf ", '%s' using 1:%d with linespoints lw 2 title 'eip93 gcm_base(ctr(aes-eip93),%s) (simulated engine)'" \
-      "$dat" $((i + 3)) "$name"
+      "$dat" $((i + 4)) "$name"
   done
   echo
 } | gnuplot

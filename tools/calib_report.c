@@ -21,6 +21,99 @@ static void dir_of(const char *path, char *dir, size_t len)
 	snprintf(dir, len, "%s", dirname(copy));
 }
 
+/* MB/s (mean of the encrypt and decrypt medians) and CPU ns/B of one path at size @s. */
+struct speed {
+	double mbs, cpu;
+};
+
+static struct speed sw_speed(const struct calib_run *run, int s, int bits)
+{
+	const int k = bits ? 2 : 0;
+
+	return (struct speed){ (run->sw[s][k].med + run->sw[s][k + 1].med) / 2,
+			       (run->sw_cpu[s][k] + run->sw_cpu[s][k + 1]) / 2 };
+}
+
+static struct speed chacha_speed(const struct calib_run *run, int s)
+{
+	return (struct speed){ (run->chacha[s][0].med + run->chacha[s][1].med) / 2,
+			       (run->chacha_cpu[s][0] + run->chacha_cpu[s][1]) / 2 };
+}
+
+static struct speed eng_speed(const struct calib_comp *cc, int s, int bits)
+{
+	const struct eip93_calib_cell *c = cc->table.cell[s] + (bits ? 2 : 0);
+
+	return (struct speed){ (c[0].eng.med + c[1].eng.med) / 2,
+			       (c[0].eng_cpu + c[1].eng_cpu) / 2 };
+}
+
+void calib_print_speeds(FILE *f, const struct calib_run *run, const char *prefix)
+{
+	fprintf(f,
+		"%sspeed lines: bytes, path (cipher:software or cipher:composition), MB/s (mean "
+		"of the encrypt and decrypt medians), CPU ns per byte (user+sys of the process)\n",
+		prefix);
+	for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
+		size_t n = eip93_calib_sizes[s];
+		struct speed x;
+
+		for (int b = 0; b < 2; b++) {
+			x = sw_speed(run, s, b);
+			fprintf(f, "%sspeed %zu aes-%d-gcm:software %.3f %.3f\n", prefix, n,
+				b ? 256 : 128, x.mbs, x.cpu);
+		}
+		if (run->chacha_ok) {
+			x = chacha_speed(run, s);
+			fprintf(f, "%sspeed %zu chacha20-poly1305:software %.3f %.3f\n", prefix, n,
+				x.mbs, x.cpu);
+		}
+		for (int i = 0; i < EIP93_NKALG; i++)
+			for (int b = 0; run->comp[i].bound && b < 2; b++) {
+				x = eng_speed(&run->comp[i], s, b);
+				fprintf(f, "%sspeed %zu aes-%d-gcm:%s %.3f %.3f\n", prefix, n,
+					b ? 256 : 128, run->comp[i].name, x.mbs, x.cpu);
+			}
+	}
+}
+
+/* The reference rows beside every path: MB/s / CPU ns per byte, one line per size. */
+static void print_reference(FILE *f, const struct calib_run *run, const char *prefix)
+{
+	int e = 0;
+
+	fprintf(f,
+		"%sreference (ChaCha20-Poly1305 is measured, never routed): MB/s / CPU ns per "
+		"byte, mean of encrypt and decrypt\n",
+		prefix);
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (run->comp[i].bound)
+			fprintf(f, "%s  e%d = %s\n", prefix, ++e, run->comp[i].name);
+	fprintf(f, "%s%6s %15s %15s %15s", prefix, "bytes", "sw-aes128-gcm", "sw-aes256-gcm",
+		"chacha20-p1305");
+	e = 0;
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (run->comp[i].bound) {
+			e++;
+			fprintf(f, " %12s%d-128 %12s%d-256", "e", e, "e", e);
+		}
+	fputc('\n', f);
+	for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
+		struct speed a = sw_speed(run, s, 0), b = sw_speed(run, s, 1);
+		struct speed c = run->chacha_ok ? chacha_speed(run, s) : (struct speed){ 0, 0 };
+
+		fprintf(f, "%s%6zu %8.2f/%6.2f %8.2f/%6.2f %8.2f/%6.2f", prefix,
+			eip93_calib_sizes[s], a.mbs, a.cpu, b.mbs, b.cpu, c.mbs, c.cpu);
+		for (int i = 0; i < EIP93_NKALG; i++)
+			for (int k = 0; run->comp[i].bound && k < 2; k++) {
+				struct speed x = eng_speed(&run->comp[i], s, k);
+
+				fprintf(f, " %10.2f/%6.2f", x.mbs, x.cpu);
+			}
+		fputc('\n', f);
+	}
+}
+
 void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 {
 	for (int i = 0; i < EIP93_NKALG; i++) {
@@ -60,6 +153,7 @@ void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 		else
 			fprintf(f, "%swindow %s: off\n", prefix, cc->name);
 	}
+	print_reference(f, run, prefix);
 }
 
 int calib_check_writable(const char *path)
@@ -108,21 +202,39 @@ int calib_check_writable(const char *path)
 int calib_write_file(const char *path, const struct eip93_calib *c, const struct calib_run *run)
 {
 	char dir[EIP93_CFG_PATH_MAX + 16], tmp[EIP93_CFG_PATH_MAX + 48];
-	char *text = NULL, *table = NULL;
-	size_t tlen = 0;
+	char *text = NULL, *table = NULL, *speeds = NULL;
+	size_t tlen = 0, slen = 0;
 	FILE *mem;
 	int fd = -1, n, r = -EIO;
 
-	/* The table as '#' comments: the file says what it was decided from. */
-	mem = open_memstream(&table, &tlen);
+	/*
+	 * As '#' comments: the speed lines (the doctor's recommendation reads
+	 * them), then the table when it fits: the file says what it was decided
+	 * from.
+	 */
+	mem = open_memstream(&speeds, &slen);
 	if (mem == NULL)
 		return -ENOMEM;
-	calib_print_table(mem, run, "# ");
+	calib_print_speeds(mem, run, "# ");
+	fflush(mem); /* slen is up to date after a flush */
+	if (slen + 2048 < EIP93_CALIB_MAX_FILE) {
+		FILE *t = open_memstream(&table, &tlen);
+
+		if (t == NULL) {
+			fclose(mem);
+			r = -ENOMEM;
+			goto out;
+		}
+		calib_print_table(t, run, "# ");
+		fclose(t);
+		if (slen + tlen + 2048 < EIP93_CALIB_MAX_FILE)
+			fputs(table, mem);
+	}
 	fclose(mem);
 	text = malloc(EIP93_CALIB_MAX_FILE);
 	if (text == NULL)
 		goto out;
-	n = eip93_calib_format(c, tlen + 2048 < EIP93_CALIB_MAX_FILE ? table : NULL, text,
+	n = eip93_calib_format(c, slen + 2048 < EIP93_CALIB_MAX_FILE ? speeds : NULL, text,
 			       EIP93_CALIB_MAX_FILE);
 	if (n < 0) {
 		r = n;
@@ -153,29 +265,59 @@ out:
 		close(fd);
 	free(text);
 	free(table);
+	free(speeds);
 	return r;
 }
 
-/* Mean MB/s of the four rows of one size. */
-static double mean4(const struct eip93_calib_cell *row, int engine)
+/* One size's row of the plot's data: MB/s columns, then CPU ns/B columns. */
+static void plot_row(FILE *f, const struct calib_run *run, int s)
 {
-	double m = 0.0;
+	struct speed x[2 + 2 * EIP93_NKALG];
+	int n = 0;
 
-	for (int k = 0; k < EIP93_CALIB_NCELLS; k++)
-		m += engine ? row[k].eng.med : row[k].sw.med;
-	return m / EIP93_CALIB_NCELLS;
+	x[n].mbs = (sw_speed(run, s, 0).mbs + sw_speed(run, s, 1).mbs) / 2;
+	x[n++].cpu = (sw_speed(run, s, 0).cpu + sw_speed(run, s, 1).cpu) / 2;
+	if (run->chacha_ok)
+		x[n++] = chacha_speed(run, s);
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (run->comp[i].bound) {
+			x[n].mbs = (eng_speed(&run->comp[i], s, 0).mbs +
+				    eng_speed(&run->comp[i], s, 1).mbs) /
+				   2;
+			x[n++].cpu = (eng_speed(&run->comp[i], s, 0).cpu +
+				      eng_speed(&run->comp[i], s, 1).cpu) /
+				     2;
+		}
+	fprintf(f, "%zu", eip93_calib_sizes[s] / 1024);
+	for (int j = 0; j < n; j++)
+		fprintf(f, " %.3f", x[j].mbs);
+	for (int j = 0; j < n; j++)
+		fprintf(f, " %.3f", x[j].cpu);
+	fputc('\n', f);
+}
+
+/* The plot's series, in the data file's column order: "title" for each. */
+static int plot_series(const struct calib_run *run, const char **titles)
+{
+	int n = 0;
+
+	titles[n++] = "software AES-GCM (default provider)";
+	if (run->chacha_ok)
+		titles[n++] = "ChaCha20-Poly1305 (reference, never routed)";
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (run->comp[i].bound)
+			titles[n++] = run->comp[i].name;
+	return n;
 }
 
 int calib_plot(const char *png, const struct calib_run *run, const char *title)
 {
 	char dat[] = "/tmp/eip93-plot-XXXXXX";
+	const char *titles[2 + EIP93_NKALG];
 	FILE *f, *gp;
-	int fd, first = -1, status, col = 3;
+	int fd, status, n = plot_series(run, titles);
 
-	for (int i = 0; i < EIP93_NKALG && first < 0; i++)
-		if (run->comp[i].bound)
-			first = i;
-	if (first < 0)
+	if (n < 2)
 		return -ENOENT;
 	fd = mkstemp(dat);
 	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
@@ -183,19 +325,12 @@ int calib_plot(const char *png, const struct calib_run *run, const char *title)
 			close(fd);
 		return -errno;
 	}
-	fprintf(f, "# KiB software");
-	for (int i = 0; i < EIP93_NKALG; i++)
-		if (run->comp[i].bound)
-			fprintf(f, " %s", run->comp[i].name);
+	fprintf(f, "# KiB, MB/s then CPU ns/B of:");
+	for (int j = 0; j < n; j++)
+		fprintf(f, " [%s]", titles[j]);
 	fputc('\n', f);
-	for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
-		fprintf(f, "%zu %.3f", eip93_calib_sizes[s] / 1024,
-			mean4(run->comp[first].table.cell[s], 0));
-		for (int i = 0; i < EIP93_NKALG; i++)
-			if (run->comp[i].bound)
-				fprintf(f, " %.3f", mean4(run->comp[i].table.cell[s], 1));
-		fputc('\n', f);
-	}
+	for (int s = 0; s < EIP93_CALIB_NSIZES; s++)
+		plot_row(f, run, s);
 	fclose(f);
 	/* A missing gnuplot must not kill the calibration with SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
@@ -205,18 +340,21 @@ int calib_plot(const char *png, const struct calib_run *run, const char *title)
 		return -errno;
 	}
 	fprintf(gp,
-		"set terminal png size 800,480 font ',10'\nset output '%s'\n"
-		"set title \"%s\" noenhanced\nset xlabel 'payload (KiB)'\n"
-		"set ylabel 'MB/s (mean of AES-128/256 enc/dec medians)'\nset logscale x 2\n"
-		"set xtics (1,2,4,8,16,32,48,64)\nset key bottom right noenhanced\nset grid\n"
-		"set yrange [0:*]\nplot '%s' using 1:2 with linespoints lw 2 title 'software "
-		"(default provider)'",
-		png, title, dat);
-	for (int i = 0; i < EIP93_NKALG; i++)
-		if (run->comp[i].bound)
-			fprintf(gp, ", '%s' using 1:%d with linespoints lw 2 title 'eip93 %s'", dat,
-				col++, run->comp[i].name);
-	fputc('\n', gp);
+		"set terminal png size 1200,600 font ',10'\nset output '%s'\n"
+		"set multiplot layout 1,2 title \"%s\" noenhanced\nset xlabel 'payload (KiB)'\n"
+		"set logscale x 2\nset xtics (1,2,4,8,16,32,48,64)\nset key below "
+		"noenhanced\nset grid\nset yrange [0:*]\n",
+		png, title);
+	for (int pass = 0; pass < 2; pass++) {
+		fprintf(gp, "set ylabel '%s'\nplot ",
+			pass ? "CPU ns per byte (user+sys; lower is better)"
+			     : "MB/s (mean of enc/dec medians; AES: of 128/256)");
+		for (int j = 0; j < n; j++)
+			fprintf(gp, "%s'%s' using 1:%d with linespoints lw 2 title '%s'",
+				j ? ", " : "", dat, 2 + j + pass * n, titles[j]);
+		fputc('\n', gp);
+	}
+	fprintf(gp, "unset multiplot\n");
 	status = pclose(gp);
 	unlink(dat);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)

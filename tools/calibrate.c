@@ -30,6 +30,7 @@
 #include <openssl/provider.h>
 
 #include "../detect/detect.h"
+#include "advice.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
@@ -38,24 +39,20 @@
 #define AADLEN 13
 #define MAXLEN 65536
 
-struct opts {
-	const char *output;
-	const char *plot;
-	unsigned int rounds;
-	unsigned int time_ms;
-	int dry_run;
-	int if_needed;
-};
+/* The reference ciphertexts: AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305. */
+#define SLOT_CHACHA 2
+#define NSLOTS 3
 
 /* One contender for one (key size, direction): a context keyed once. */
 struct contender {
 	OSSL_LIB_CTX *lib;
-	EVP_CIPHER *c[2]; /* AES-128-GCM, AES-256-GCM */
+	EVP_CIPHER *c[2]; /* AES-128-GCM, AES-256-GCM (ChaCha20-Poly1305 twice) */
 	EVP_CIPHER_CTX *ctx[EIP93_CALIB_NCELLS];
+	int chacha; /* the ChaCha20-Poly1305 reference: its own ciphertexts */
 };
 
 static unsigned char key[32], iv[12], aad[AADLEN];
-static unsigned char *pt, *ct, *out, tags[EIP93_CALIB_NSIZES][2][16], last_tag[16];
+static unsigned char *pt, *ct, *out, tags[EIP93_CALIB_NSIZES][NSLOTS][16], last_tag[16];
 
 static double now_s(clockid_t id)
 {
@@ -66,9 +63,10 @@ static double now_s(clockid_t id)
 }
 
 /* One message of @len bytes; 1 on success (decryption authenticated). */
-static int message(EVP_CIPHER_CTX *ctx, int cell, int s, size_t len)
+static int message(EVP_CIPHER_CTX *ctx, int cell, int s, size_t len, int chacha)
 {
-	int enc = cell % 2 == 0, bits = cell < 2 ? 0 : 1, n = 0, f = 0;
+	int enc = cell % 2 == 0, bits = chacha ? SLOT_CHACHA : cell < 2 ? 0 : 1, n = 0, f = 0;
+
 	if (!EVP_CipherInit_ex2(ctx, NULL, NULL, iv, enc, NULL))
 		return 0;
 	if (!enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tags[s][bits]))
@@ -82,15 +80,21 @@ static int message(EVP_CIPHER_CTX *ctx, int cell, int s, size_t len)
 	return 1;
 }
 
-/* Time messages for at least @ms ms and 2 messages: MB/s, and CPU ns per byte. */
-static int measure(EVP_CIPHER_CTX *ctx, int cell, int s, unsigned int ms, double *mbs, double *cpu)
+/*
+ * Time messages for at least @ms ms and 2 messages: MB/s, and CPU ns per
+ * byte (CLOCK_PROCESS_CPUTIME_ID: user + system time of every thread of this
+ * process, so the engine rows show what the CPU still spends on them).
+ */
+static int measure(const struct contender *c, int cell, int s, unsigned int ms, double *mbs,
+		   double *cpu)
 {
+	EVP_CIPHER_CTX *ctx = c->ctx[cell];
 	size_t len = eip93_calib_sizes[s];
 	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID), t;
 	unsigned long n = 0;
 
 	do {
-		if (!message(ctx, cell, s, len))
+		if (!message(ctx, cell, s, len, c->chacha))
 			return -1;
 		n++;
 		t = now_s(CLOCK_MONOTONIC) - t0;
@@ -208,8 +212,8 @@ static void contender_free(struct contender *c)
 static int contender_open(struct contender *c, const char *props, const char *what)
 {
 	ERR_set_mark();
-	c->c[0] = EVP_CIPHER_fetch(c->lib, "AES-128-GCM", props);
-	c->c[1] = EVP_CIPHER_fetch(c->lib, "AES-256-GCM", props);
+	c->c[0] = EVP_CIPHER_fetch(c->lib, c->chacha ? "ChaCha20-Poly1305" : "AES-128-GCM", props);
+	c->c[1] = EVP_CIPHER_fetch(c->lib, c->chacha ? "ChaCha20-Poly1305" : "AES-256-GCM", props);
 	ERR_pop_to_mark();
 	if (c->c[0] == NULL || c->c[1] == NULL)
 		return -ENOENT;
@@ -219,15 +223,17 @@ static int contender_open(struct contender *c, const char *props, const char *wh
 		    !EVP_CipherInit_ex2(c->ctx[k], c->c[k / 2], key, iv, k % 2 == 0, NULL))
 			return -ENOMEM;
 		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
-			if (!message(c->ctx[k], k, s, eip93_calib_sizes[s])) {
+			int slot = c->chacha ? SLOT_CHACHA : k / 2;
+
+			if (!message(c->ctx[k], k, s, eip93_calib_sizes[s], c->chacha)) {
 				fprintf(stderr,
 					"eip93-doctor calibrate: %s: %s of %zu bytes failed\n",
 					what, eip93_calib_cell_names[k], eip93_calib_sizes[s]);
 				return -EIO;
 			}
-			if (k % 2 == 0 && (memcmp(out, ct + (size_t)(k / 2) * MAXLEN,
-						  eip93_calib_sizes[s]) != 0 ||
-					   memcmp(last_tag, tags[s][k / 2], 16) != 0)) {
+			if (k % 2 == 0 &&
+			    (memcmp(out, ct + (size_t)slot * MAXLEN, eip93_calib_sizes[s]) != 0 ||
+			     memcmp(last_tag, tags[s][slot], 16) != 0)) {
 				fprintf(stderr, "eip93-doctor calibrate: %s: wrong ciphertext\n",
 					what);
 				return -EIO;
@@ -237,15 +243,28 @@ static int contender_open(struct contender *c, const char *props, const char *wh
 	return 0;
 }
 
-/* The software reference: ciphertexts and tags every contender must reproduce. */
+/*
+ * The software reference: ciphertexts and tags every contender must
+ * reproduce.  Return: 0, -1 when AES-GCM is missing, 1 when only
+ * ChaCha20-Poly1305 is (a libcrypto built without it: no reference row).
+ */
 static int reference(OSSL_LIB_CTX *lib)
 {
-	for (int b = 0; b < 2; b++) {
-		EVP_CIPHER *c = EVP_CIPHER_fetch(lib, b ? "AES-256-GCM" : "AES-128-GCM",
-						 "provider=default");
-		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
-		int ok = c != NULL && x != NULL, n, f;
+	static const char *const names[NSLOTS] = { "AES-128-GCM", "AES-256-GCM",
+						   "ChaCha20-Poly1305" };
 
+	for (int b = 0; b < NSLOTS; b++) {
+		EVP_CIPHER *c;
+		EVP_CIPHER_CTX *x;
+		int ok, n, f;
+
+		ERR_set_mark();
+		c = EVP_CIPHER_fetch(lib, names[b], "provider=default");
+		ERR_pop_to_mark();
+		if (c == NULL && b == SLOT_CHACHA)
+			return 1;
+		x = EVP_CIPHER_CTX_new();
+		ok = c != NULL && x != NULL;
 		for (int s = 0; ok && s < EIP93_CALIB_NSIZES; s++)
 			ok = EVP_EncryptInit_ex2(x, c, key, iv, NULL) &&
 			     EVP_EncryptUpdate(x, NULL, &n, aad, AADLEN) &&
@@ -257,141 +276,42 @@ static int reference(OSSL_LIB_CTX *lib)
 		EVP_CIPHER_CTX_free(x);
 		EVP_CIPHER_free(c);
 		if (!ok)
-			return -1;
+			return b == SLOT_CHACHA ? 1 : -1;
 	}
 	return 0;
+}
+
+/* The median of @n values, and of their CPU figures. */
+static void store(struct eip93_calib_stat *st, double *stcpu, const double *v, const double *cpu,
+		  unsigned int n)
+{
+	double a[100];
+
+	memcpy(a, v, sizeof(a));
+	*st = stat_of(a, n);
+	memcpy(a, cpu, sizeof(a));
+	*stcpu = stat_of(a, n).med;
 }
 
 /*
- * --if-needed: 0 when @path holds a current calibration (same kernel, OpenSSL
- * and provider version, its composition binds and no faster one does), else
- * 1 with @why.
+ * Every round: every size and row, software, each composition and the
+ * ChaCha20-Poly1305 reference (@cha, NULL when absent; only cells 2 and 3,
+ * its one key size), reversed on odd rounds.
  */
-static int calib_needed(const char *path, char *why, size_t len)
-{
-	static struct eip93_calib_load l;
-	struct eip93_calib_facts f;
-	char kernel[128], s[400];
-	int idx;
-
-	eip93_calib_load(path, &l);
-	if (l.state == EIP93_CALIB_ABSENT) {
-		snprintf(why, len, "uncalibrated (no %s)", path);
-		return 1;
-	}
-	if (l.state != EIP93_CALIB_LOADED) {
-		snprintf(why, len, "%s is invalid (%s)", path, l.error);
-		return 1;
-	}
-	f.kernel = eip93_kernel_release(kernel, sizeof(kernel)) == 0 ? kernel : "unknown";
-	f.openssl = OpenSSL_version(OPENSSL_VERSION_STRING);
-	f.provider = EIP93_VERSION;
-	if (eip93_calib_stale(&l.cal, &f, s, sizeof(s))) {
-		snprintf(why, len, "stale: %s", s);
-		return 1;
-	}
-	idx = eip93_kalg_index(l.cal.composition);
-	if (eip93_kprobe_alg(l.cal.composition) != 0) {
-		snprintf(why, len, "stale: %s no longer binds", l.cal.composition);
-		return 1;
-	}
-	for (int i = 0; i < idx; i++)
-		if (eip93_kprobe_alg(eip93_kalg_names[i]) == 0) {
-			snprintf(why, len, "%s binds now (measured: %s)", eip93_kalg_names[i],
-				 l.cal.composition);
-			return 1;
-		}
-	return 0;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: eip93-doctor calibrate [--output PATH] [--rounds N] [--time-ms MS] "
-		"[--plot FILE.png] [--dry-run] [--quick]\n"
-		"Measures the eip93 engine path against OpenSSL's default provider (payloads "
-		"1-64 KiB,\nAES-128/256, encrypt/decrypt) for every kernel composition that binds, "
-		"prints the table\nand writes the calibration the provider reads (default %s).\n"
-		"  --rounds N     rounds (medians; at least 3, default 5)\n"
-		"  --time-ms MS   time per measurement (default 200)\n"
-		"  --quick        --rounds 3 --time-ms 30 (tests)\n"
-		"  --dry-run      print the table and the verdict, write nothing\n"
-		"  --if-needed    only when the calibration is absent, invalid or stale "
-		"(packages)\n"
-		"Exit status: 0 written, 1 error, 2 usage, 3 the engine is not available here "
-		"(nothing written).\n",
-		EIP93_CALIBRATION_FILE);
-}
-
-static int parse_opts(int argc, char **argv, struct opts *o)
-{
-	static const struct option lo[] = { { "output", required_argument, NULL, 'o' },
-					    { "plot", required_argument, NULL, 'p' },
-					    { "rounds", required_argument, NULL, 'r' },
-					    { "time-ms", required_argument, NULL, 't' },
-					    { "dry-run", no_argument, NULL, 'n' },
-					    { "quick", no_argument, NULL, 'q' },
-					    { "if-needed", no_argument, NULL, 'i' },
-					    { "help", no_argument, NULL, 'h' },
-					    { NULL, 0, NULL, 0 } };
-	int ch;
-
-	o->output = EIP93_CALIBRATION_FILE;
-	o->rounds = 5;
-	o->time_ms = 200;
-	while ((ch = getopt_long(argc, argv, "o:p:r:t:nqh", lo, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'p':
-			o->plot = optarg;
-			break;
-		case 'r':
-			o->rounds = (unsigned int)strtoul(optarg, NULL, 10);
-			break;
-		case 't':
-			o->time_ms = (unsigned int)strtoul(optarg, NULL, 10);
-			break;
-		case 'n':
-			o->dry_run = 1;
-			break;
-		case 'q':
-			o->rounds = 3;
-			o->time_ms = 30;
-			break;
-		case 'i':
-			o->if_needed = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (optind != argc || o->rounds < 3 || o->rounds > 99 || o->time_ms < 1 ||
-	    o->time_ms > 10000 || o->output[0] != '/') {
-		usage(stderr);
-		return -1;
-	}
-	return 0;
-}
-
-/* Every round: every size and row, software then each composition (reversed on odd rounds). */
 static int run_rounds(struct calib_run *run, struct contender *sw, struct contender *eng,
-		      const struct opts *o)
+		      struct contender *cha, const struct calib_opts *o)
 {
-	static double v[EIP93_NKALG + 1][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
-	static double cpu[EIP93_NKALG + 1][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
-	int nb = 0, idx[EIP93_NKALG + 1];
+	static double v[EIP93_NKALG + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
+	static double cpu[EIP93_NKALG + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
+	int nb = 0, idx[EIP93_NKALG + 2];
 	unsigned int steps, step = 0;
 
 	idx[nb++] = -1;
 	for (int i = 0; i < EIP93_NKALG; i++)
 		if (run->comp[i].bound)
 			idx[nb++] = i;
+	if (cha != NULL)
+		idx[nb++] = -2;
 	steps = o->rounds * EIP93_CALIB_NSIZES;
 	for (unsigned int r = 0; r < o->rounds; r++) {
 		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
@@ -402,9 +322,13 @@ static int run_rounds(struct calib_run *run, struct contender *sw, struct conten
 			for (int k = 0; k < EIP93_CALIB_NCELLS; k++)
 				for (int j = 0; j < nb; j++) {
 					int w = r % 2 ? nb - 1 - j : j;
-					struct contender *c = idx[w] < 0 ? sw : &eng[idx[w]];
+					struct contender *c = idx[w] == -1   ? sw
+							      : idx[w] == -2 ? cha
+									     : &eng[idx[w]];
 
-					if (measure(c->ctx[k], k, s, o->time_ms, &v[w][s][k][r],
+					if (c == cha && k < 2)
+						continue;
+					if (measure(c, k, s, o->time_ms, &v[w][s][k][r],
 						    &cpu[w][s][k][r]) < 0) {
 						fprintf(stderr,
 							"eip93-doctor calibrate: a message failed "
@@ -415,23 +339,29 @@ static int run_rounds(struct calib_run *run, struct contender *sw, struct conten
 		}
 	}
 	fprintf(stderr, isatty(2) ? "\rprogress: 100%%%30s\n" : "progress: 100%%%s\n", "");
+	for (int s = 0; s < EIP93_CALIB_NSIZES; s++)
+		for (int k = 0; k < EIP93_CALIB_NCELLS; k++)
+			store(&run->sw[s][k], &run->sw_cpu[s][k], v[0][s][k], cpu[0][s][k],
+			      o->rounds);
+	run->chacha_ok = cha != NULL;
+	for (int s = 0; cha != NULL && s < EIP93_CALIB_NSIZES; s++)
+		for (int k = 2; k < EIP93_CALIB_NCELLS; k++)
+			store(&run->chacha[s][k - 2], &run->chacha_cpu[s][k - 2], v[nb - 1][s][k],
+			      cpu[nb - 1][s][k], o->rounds);
 	for (int j = 1; j < nb; j++) {
-		struct eip93_calib_table *t = &run->comp[idx[j]].table;
+		struct eip93_calib_table *t;
 
+		if (idx[j] < 0)
+			continue;
+		t = &run->comp[idx[j]].table;
 		t->composition = run->comp[idx[j]].name;
 		t->rounds = o->rounds;
 		for (int s = 0; s < EIP93_CALIB_NSIZES; s++)
 			for (int k = 0; k < EIP93_CALIB_NCELLS; k++) {
-				double sv[100], ev[100];
-
-				memcpy(sv, v[0][s][k], sizeof(sv));
-				memcpy(ev, v[j][s][k], sizeof(ev));
-				t->cell[s][k].sw = stat_of(sv, o->rounds);
-				t->cell[s][k].eng = stat_of(ev, o->rounds);
-				memcpy(sv, cpu[0][s][k], sizeof(sv));
-				memcpy(ev, cpu[j][s][k], sizeof(ev));
-				t->cell[s][k].sw_cpu = stat_of(sv, o->rounds).med;
-				t->cell[s][k].eng_cpu = stat_of(ev, o->rounds).med;
+				t->cell[s][k].sw = run->sw[s][k];
+				t->cell[s][k].sw_cpu = run->sw_cpu[s][k];
+				store(&t->cell[s][k].eng, &t->cell[s][k].eng_cpu, v[j][s][k],
+				      cpu[j][s][k], o->rounds);
 			}
 	}
 	return 0;
@@ -447,12 +377,12 @@ static void utc_now(char *buf, size_t len)
 }
 
 /* Decide, print the verdict and write the file.  Return: the exit status. */
-static int conclude(struct calib_run *run, const struct opts *o)
+static int conclude(struct calib_run *run, const struct calib_opts *o)
 {
 	struct eip93_calib_table tables[EIP93_NKALG];
 	struct eip93_calib_choice ch;
 	struct eip93_calib cal;
-	const char *names[EIP93_NKALG] = { NULL };
+	const char *names[EIP93_NKALG] = { NULL }, *cover = NULL;
 	int n = 0, best, r;
 
 	for (int i = 0; i < EIP93_NKALG; i++)
@@ -473,11 +403,14 @@ static int conclude(struct calib_run *run, const struct opts *o)
 		 names[best < 0 ? 0 : best] != NULL ? names[best < 0 ? 0 : best] : "?");
 	cal.engine = ch.engine;
 	cal.min_size = ch.min_size;
-	cal.max_size = ch.max_size;
+	cal.max_size = ch.engine ? adv_cover_shapes(ch.max_size, &cover) : ch.max_size;
 	snprintf(cal.reason, sizeof(cal.reason), "%s", ch.reason);
+	if (cover != NULL)
+		printf("window %zu-%zu extended to %zu: %s (%d bytes past a winning size)\n",
+		       ch.min_size, ch.max_size, cal.max_size, cover, ADV_COVER);
 	if (ch.engine)
-		printf("verdict: engine for %zu-%zu bytes via %s\nreason: %s\n", ch.min_size,
-		       ch.max_size, cal.composition, ch.reason);
+		printf("verdict: engine for %zu-%zu bytes via %s\nreason: %s\n", cal.min_size,
+		       cal.max_size, cal.composition, ch.reason);
 	else
 		printf("verdict: off (software only)\nreason: %s\n", ch.reason);
 	if (o->plot != NULL) {
@@ -507,14 +440,15 @@ static int conclude(struct calib_run *run, const struct opts *o)
 int eip93_calibrate_main(int argc, char **argv)
 {
 	static struct calib_run run;
-	struct contender sw, eng[EIP93_NKALG];
-	struct opts o;
-	int nbound = 0, rc = 1;
+	struct contender sw, eng[EIP93_NKALG], cha;
+	struct calib_opts o;
+	int nbound = 0, rc = 1, ref;
 
 	memset(&o, 0, sizeof(o));
 	memset(&sw, 0, sizeof(sw));
+	memset(&cha, 0, sizeof(cha));
 	memset(eng, 0, sizeof(eng));
-	if (parse_opts(argc, argv, &o) < 0)
+	if (calib_parse_opts(argc, argv, &o) < 0)
 		return 2;
 	if (o.if_needed) {
 		char why[600];
@@ -526,7 +460,7 @@ int eip93_calibrate_main(int argc, char **argv)
 		printf("eip93-doctor calibrate: %s; calibrating\n", why);
 	}
 	pt = calloc(1, MAXLEN);
-	ct = calloc(2, MAXLEN);
+	ct = calloc(NSLOTS, MAXLEN);
 	out = calloc(1, MAXLEN + 16);
 	sw.lib = lib_for(NULL);
 	if (pt == NULL || ct == NULL || out == NULL || sw.lib == NULL) {
@@ -540,13 +474,23 @@ int eip93_calibrate_main(int argc, char **argv)
 	memset(key, 0x42, sizeof(key));
 	memset(iv, 0x24, sizeof(iv));
 	memset(aad, 0x17, sizeof(aad));
-	if (reference(sw.lib) < 0 || contender_open(&sw, "provider=default", "software") < 0) {
+	ref = reference(sw.lib);
+	if (ref < 0 || contender_open(&sw, "provider=default", "software") < 0) {
 		fprintf(stderr, "eip93-doctor calibrate: the default provider's AES-GCM is not "
 				"available\n");
 		goto out;
 	}
 	printf("eip93-doctor calibrate: %s, %u rounds of %u ms per measurement\n",
 	       OpenSSL_version(OPENSSL_VERSION), o.rounds, o.time_ms);
+	/* The reference row: what a peer offering ChaCha20-Poly1305 costs here (never routed). */
+	cha.chacha = 1;
+	cha.lib = ref == 0 ? lib_for(NULL) : NULL;
+	if (cha.lib == NULL || contender_open(&cha, "provider=default", "ChaCha20-Poly1305") < 0) {
+		printf("reference ChaCha20-Poly1305: not available in this libcrypto\n");
+		contender_free(&cha);
+	} else {
+		printf("reference ChaCha20-Poly1305: measured (never routed)\n");
+	}
 	for (int i = 0; i < EIP93_NKALG; i++) {
 		struct calib_comp *cc = &run.comp[i];
 		char want[96];
@@ -585,10 +529,11 @@ int eip93_calibrate_main(int argc, char **argv)
 	if (!o.dry_run && calib_check_writable(o.output) < 0)
 		goto out;
 	run.rounds = o.rounds;
-	if (run_rounds(&run, &sw, eng, &o) == 0)
+	if (run_rounds(&run, &sw, eng, cha.lib != NULL ? &cha : NULL, &o) == 0)
 		rc = conclude(&run, &o);
 out:
 	contender_free(&sw);
+	contender_free(&cha);
 	for (int i = 0; i < EIP93_NKALG; i++)
 		contender_free(&eng[i]);
 	free(pt);

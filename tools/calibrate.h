@@ -8,6 +8,7 @@
 #ifndef EIP93_TOOLS_CALIBRATE_H
 #define EIP93_TOOLS_CALIBRATE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "../provider/calib.h"
@@ -22,12 +23,46 @@ struct calib_comp {
 	struct eip93_calib_table table; /* bound: the measurements */
 };
 
+/*
+ * The reference rows, measured in the same rounds as the compositions but
+ * never routed: software AES-GCM (the default provider) in every cell, and
+ * ChaCha20-Poly1305 of the same libcrypto (one key size: cells 2 and 3,
+ * encrypt and decrypt, stored at index 0 and 1).  CPU: ns of user + system
+ * time of this process per byte (medians).
+ */
 struct calib_run {
 	struct calib_comp comp[EIP93_NKALG];
 	struct eip93_calib_stat sw[EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS]; /* shared software */
+	double sw_cpu[EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS];
+	int chacha_ok; /* measured (the libcrypto has ChaCha20-Poly1305) */
+	struct eip93_calib_stat chacha[EIP93_CALIB_NSIZES][2];
+	double chacha_cpu[EIP93_CALIB_NSIZES][2];
 	unsigned int rounds;
 	char provider_version[64];
 };
+
+struct calib_opts {
+	const char *output;
+	const char *plot;
+	unsigned int rounds;
+	unsigned int time_ms;
+	int dry_run;
+	int if_needed;
+};
+
+/* calib_parse_opts() - the subcommand's options; -1 after printing the usage. */
+int calib_parse_opts(int argc, char **argv, struct calib_opts *o);
+
+/* calib_needed() - --if-needed: 0 when @path is current, else 1 with @why. */
+int calib_needed(const char *path, char *why, size_t len);
+
+/*
+ * calib_print_speeds() - one "speed BYTES PATH MB/s CPU-ns/B" line per size
+ * and path (software AES-128/256-GCM, ChaCha20-Poly1305, each measured
+ * composition's AES-128/256-GCM; MB/s the mean of the encrypt and decrypt
+ * medians): the part of the file the doctor's recommendation reads.
+ */
+void calib_print_speeds(FILE *f, const struct calib_run *run, const char *prefix);
 
 /* eip93_calibrate_main() - the subcommand; argv[0] is "calibrate". */
 int eip93_calibrate_main(int argc, char **argv);

@@ -13,9 +13,34 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
   ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
   ${PROJECT_SOURCE_DIR}/provider/calib.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
-  ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c)
+  ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c
+  ${PROJECT_SOURCE_DIR}/tools/calib_opts.c ${PROJECT_SOURCE_DIR}/tools/advice.c
+  ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/doctor_report.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)
 include(GNUInstallDirs)
 install(TARGETS eip93-doctor RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# Host unit test of the recommendation, the traffic shapes and the kTLS
+# parsing (pure code: tools/advice.c, tools/ktls.c).
+if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
+  add_executable(test_doctor_advice ${PROJECT_SOURCE_DIR}/test/unit/test_doctor_advice.c
+    ${PROJECT_SOURCE_DIR}/tools/advice.c ${PROJECT_SOURCE_DIR}/tools/ktls.c
+    ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
+  eip93_target_flags(test_doctor_advice)
+  add_test(NAME test_doctor_advice COMMAND test_doctor_advice)
+  set_tests_properties(test_doctor_advice PROPERTIES LABELS "host;unit")
+endif()
+
+# The doctor end to end on the host (test/doctor/advice.sh): the reference
+# row in the calibration, advice only from it, the printed openssl.cnf
+# settings applied to a real s_server, Options = KTLS.  Not in the sanitized
+# build: the system `openssl` binary cannot load a sanitized module.
+if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING AND NOT EIP93_SANITIZE)
+  find_program(OPENSSL_CLI openssl REQUIRED)
+  add_test(NAME doctor_advice COMMAND ${PROJECT_SOURCE_DIR}/test/doctor/advice.sh
+    $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_BINARY_DIR}/test/hooks
+    ${PROJECT_SOURCE_DIR}/test/data)
+  set_tests_properties(doctor_advice PROPERTIES LABELS "host;calib" TIMEOUT 120)
+endif()

@@ -2,14 +2,17 @@
 /*
  * eip93-doctor: why the eip93 provider is (or is not) offloading AES-GCM.
  *
- * usage: eip93-doctor [-h|--help]
+ * usage: eip93-doctor [--json] [-h|--help]
  *        eip93-doctor calibrate [options]   (tools/calibrate.c)
  *
  * Reads every fact the provider's gate reads, with the provider's own
  * detect/ code, prints each with what to do about it, then loads the
  * provider the way applications do (OPENSSL_CONF, OPENSSL_MODULES) and
  * prints its own verdict and counters.  The provider's verdict is the
- * authority: the doctor only explains it.
+ * authority: the doctor only explains it.  Then (tools/doctor_report.c)
+ * kernel TLS, the recommendation from this box's calibration and the
+ * traffic shapes against the window; --json prints those and the verdict
+ * as one JSON object instead.
  *
  * Exit status: 0 when the provider loads and its gate is enabled, 1 when it
  * is disabled or cannot be loaded, 2 on a usage error.
@@ -34,6 +37,7 @@
 #include "../detect/detect.h"
 #include "../provider/gate.h"
 #include "calibrate.h"
+#include "doctor_report.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
@@ -43,6 +47,7 @@
 #endif
 
 static int advice_count;
+static struct doctor_state state; /* what the provider said, for doctor_report() */
 
 static void fact(const char *name, const char *fmt, ...)
 {
@@ -476,6 +481,13 @@ static int check_provider(void)
 	}
 	fact("version", "%s", version != NULL ? version : "?");
 	enabled = strncmp(gate, "enabled: ", 9) == 0;
+	state.loaded = 1;
+	state.enabled = enabled;
+	snprintf(state.version, sizeof(state.version), "%s", version != NULL ? version : "");
+	snprintf(state.gate, sizeof(state.gate), "%s", gate);
+	snprintf(state.status, sizeof(state.status), "%s", status != NULL ? status : "");
+	snprintf(state.window, sizeof(state.window), "%s", window != NULL ? window : "");
+	snprintf(state.calib, sizeof(state.calib), "%s", calib != NULL ? calib : "");
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		uint64_t v = 0;
 		OSSL_PARAM q[2] = { OSSL_PARAM_construct_uint64(counters[i], &v),
@@ -523,24 +535,34 @@ static int check_provider(void)
 
 int main(int argc, char **argv)
 {
-	int facts_ok, on;
+	int facts_ok, on, json = argc == 2 && strcmp(argv[1], "--json") == 0, saved = -1;
 
 	if (argc > 1 && strcmp(argv[1], "calibrate") == 0)
 		return eip93_calibrate_main(argc - 1, argv + 1);
-	if (argc > 1) {
+	if (argc > 1 && !json) {
 		int help = strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0;
 
 		fprintf(help ? stdout : stderr,
-			"usage: %s\n       %s calibrate [--help]\n"
+			"usage: %s [--json]\n       %s calibrate [--help]\n"
 			"Prints every fact the eip93 provider's gate reads (off switch, device "
 			"tree, CPU hwcaps, FIPS, AF_ALG binds), the provider's own verdict and "
-			"counters, and what to do.\nExit status: 0 enabled, 1 disabled or not "
-			"loadable.\n",
+			"counters, and what to do; then kernel TLS, the recommendation from this "
+			"box's calibration (ChaCha20-Poly1305 or AES-GCM, server settings) and "
+			"the traffic shapes against the engine window.\n  --json  the verdict "
+			"and those last sections as one JSON object\nExit status: 0 enabled, 1 "
+			"disabled or not loadable.\n",
 			argv[0], argv[0]);
 		return help ? 0 : 2;
 	}
 	/* Read the configuration as applications do (providers, default properties). */
 	OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL);
+	if (json) {
+		/* The checks still run (they fill the state); only the JSON is printed. */
+		fflush(stdout);
+		saved = dup(STDOUT_FILENO);
+		if (saved < 0 || freopen("/dev/null", "w", stdout) == NULL)
+			return 1;
+	}
 	printf("eip93-doctor %s: the gate's facts, in the order the provider checks them\n",
 	       EIP93_VERSION);
 	/* Every fact is printed even after one has failed, as the gate stops at the first. */
@@ -559,5 +581,13 @@ int main(int argc, char **argv)
 		       "state, or a configuration key); the provider's verdict counts.\n");
 	if (advice_count == 0 && !on)
 		printf("nothing to fix was found in the facts; see the verdict.\n");
+	if (json) {
+		fflush(stdout);
+		if (dup2(saved, STDOUT_FILENO) < 0)
+			return 1;
+		close(saved);
+		clearerr(stdout);
+	}
+	doctor_report(&state, json);
 	return on ? 0 : 1;
 }

@@ -75,7 +75,8 @@ struct bench {
 	size_t keylen;
 	int rounds;
 	double batch_s;
-	long fixed_iters; /* smoke: this many messages per batch, no calibration */
+	long fixed_iters;     /* smoke: this many messages per batch, no calibration */
+	const char *sections; /* --sections: the sections to run (NULL: all) */
 	int failures;
 };
 

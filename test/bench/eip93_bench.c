@@ -119,8 +119,15 @@ static void usage(const char *argv0)
 		"usage: %s [--smoke] [--rounds N] [--batch-ms MS] [--key-bits 128|192|256]\n"
 		"  --smoke       2 messages per batch, 1 round, no calibration (checks it runs)\n"
 		"  --rounds N    rounds per row (odd, 1..%d; default 15)\n"
-		"  --batch-ms MS target time of one contender's batch (default 100)\n",
+		"  --batch-ms MS target time of one contender's batch (default 100)\n"
+		"  --sections L  only these sections, e.g. 1,6 (default: all)\n",
 		argv0, MAX_ROUNDS - 1);
+}
+
+/* Is section @n to run (--sections)? */
+static int wanted(char n)
+{
+	return B.sections == NULL || strchr(B.sections, n) != NULL;
 }
 
 static int parse_args(int argc, char **argv)
@@ -137,6 +144,11 @@ static int parse_args(int argc, char **argv)
 		if (strcmp(a, "--smoke") == 0) {
 			B.fixed_iters = 2;
 			B.rounds = 1;
+			continue;
+		}
+		if (strcmp(a, "--sections") == 0 && i + 1 < argc &&
+		    strspn(argv[i + 1], "123456,") == strlen(argv[i + 1])) {
+			B.sections = argv[++i];
 			continue;
 		}
 		if (i + 1 >= argc) {
@@ -213,12 +225,18 @@ int main(int argc, char **argv)
 		       "interleaved message by message\n",
 		       B.rounds, B.batch_s * 1000);
 
-	section_engine();
-	section_delegated();
-	section_memory();
-	section_calls();
-	section_verify();
-	section_keysetup();
+	if (wanted('1'))
+		section_engine();
+	if (wanted('2'))
+		section_delegated();
+	if (wanted('3'))
+		section_memory();
+	if (wanted('4'))
+		section_calls();
+	if (wanted('5'))
+		section_verify();
+	if (wanted('6'))
+		section_keysetup();
 
 	printf("\neip93-bench: done in %.1f s, %d problem(s)\n", now_s() - t0, B.failures);
 	EVP_CIPHER_free(B.c_eip93);

@@ -60,6 +60,24 @@ else
   gate "the provider follows it: enabled" enabled "enabled: $comp"
   status "window $got" "window $got bytes (calibration)"
 fi
+# The reference row and the doctor's recommendation from it (issue 22).
+grep -q '^reference ChaCha20-Poly1305: measured (never routed)' /tmp/calib.out &&
+  [ "$(grep -c '^# speed [0-9]* chacha20-poly1305:software ' $CAL)" -eq 8 ] &&
+  ok "ChaCha20-Poly1305 reference row: measured, 8 sizes in the file" || bad "no ChaCha20-Poly1305 row"
+eip93-doctor >/tmp/doctor.out 2>&1
+sed -n '/^\[8\]/,$p' /tmp/doctor.out | sed 's/^/   | /'
+ch=$(awk '$3 == 16384 && $4 == "chacha20-poly1305:software" { printf "%.1f", $5 }' $CAL)
+both=$(sed -n 's/^  peer offering both AEADs: //p' /tmp/doctor.out)
+case "$both" in
+*"ChaCha20-Poly1305 (software) $ch MB/s"*) ok "the doctor's recommendation is from the calibration ($ch MB/s at 16 KiB)" ;;
+*) bad "recommendation: $both" ;;
+esac
+grep -q '^  AES-GCM-only peer: *eip93 keeps serving it' /tmp/doctor.out && ok "AES-GCM-only peers: eip93" ||
+  bad "no AES-GCM-only line"
+case "$(eip93-doctor --json 2>/dev/null)" in
+*'"recommendation":{"measured":true,'*) ok "--json: the recommendation, measured" ;;
+*) bad "--json" ;;
+esac
 # speed SIZE: driver ops during one second of openssl speed at SIZE bytes (AES-128-GCM).
 speed_ops() {
   b=$(ops)

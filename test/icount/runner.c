@@ -44,7 +44,10 @@ static const unsigned char ssh_iv[IVLEN] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
  * whole blocks as they are (the engine wrote them, or they are only hashed). */
 static void raw_block(const unsigned char in[16], unsigned char out[16], const void *k)
 {
-	(void)EVP_Cipher((EVP_CIPHER_CTX *)(uintptr_t)k, out, in, 16);
+	EVP_CIPHER_CTX *ecb;
+
+	memcpy(&ecb, &k, sizeof(ecb)); /* the key GCM128 hands back as const */
+	(void)EVP_Cipher(ecb, out, in, 16);
 }
 
 static void raw_stream(const unsigned char *in, unsigned char *out, size_t blocks, const void *k,

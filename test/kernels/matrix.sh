@@ -78,7 +78,9 @@ tls() {
   # Wait until the server listens (state 0A), however slow the guest is; a
   # bound on the attempts, not a timed assertion.
   i=0
-  while ! grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && [ $i -lt 600 ]; do
+  # s_server listens on IPv6 (dual stack) here: both tables, or this waits the whole bound.
+  while ! cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -qE ":$hex 0+:0000 0A" &&
+    [ $i -lt 600 ]; do
     sleep 0.1; i=$((i + 1))
   done
   before=$(ops)
@@ -188,6 +190,11 @@ refuse)
   ;;
 *) bad "EXPECT=$EXPECT not understood" ;;
 esac
+
+# Kernel TLS beside the engine (issue 22): the rows run with KTLS=1.
+if [ "${KTLS:-0}" = 1 ]; then
+  . /opt/eip93/ktls.sh
+fi
 
 echo "kernel matrix $kver: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -34,12 +34,27 @@ else
     [[ -f "$kcache/abi" ]] || { echo "kernels/run: $tag not prepared" >&2; exit 1; }
     "$here/build-kmod.sh" "$cache" "$tag" "$src/test/kmod" "$kmod"
 fi
+# EIP93_KERNEL_KTLS=1: kernel TLS in the same boot (ktls.sh, issue 22): the
+# kernel's own tls.ko (decompressed: the guest loads it with insmod).
+ktls=()
+if [[ "${EIP93_KERNEL_KTLS:-0}" == 1 ]]; then
+    tlsko=$(find -L "$kcache/$(cat "$kcache/abi")/root" -path '*/kernel/net/tls/tls.ko*' -print -quit)
+    [[ -n "$tlsko" ]] || { echo "kernels/run: no tls.ko in the $tag kernel" >&2; exit 1; }
+    case "$tlsko" in
+    *.xz) xz -dc "$tlsko" >"$work/tls.ko" ;;
+    *.zst) zstd -qdc "$tlsko" >"$work/tls.ko" ;;
+    *.gz) gzip -dc "$tlsko" >"$work/tls.ko" ;;
+    *) cp "$tlsko" "$work/tls.ko" ;;
+    esac
+    ktls=(--module "$work/tls.ko" --add "$here/ktls.sh:/opt/eip93/ktls.sh" --env KTLS=1)
+fi
 rc=0
 "$src/test/guest/run.sh" --cache "$kcache" --work "$work/guest" \
     --module "$kmod/eip93_sim.ko" --script "$here/matrix.sh" --timeout 400 --mem 768 \
     --env "EXPECT=$expect" --env "RESTRICT=$restrict" \
-    --env "CASES=${EIP93_KERNEL_CASES:-600}" --env "ALSO=${EIP93_KERNEL_ALSO:--}" "$@" \
+    --env "CASES=${EIP93_KERNEL_CASES:-600}" --env "ALSO=${EIP93_KERNEL_ALSO:--}" "${ktls[@]}" "$@" \
     >"$work/out.log" 2>&1 || rc=$?
 grep -v '^\[ *[0-9.]*\]' "$work/out.log" | grep -av '^$' | tail -n 60
 grep -a '^EIP93-KERNEL-ROW|' "$work/out.log" >"$work/row" || true
+grep -a '^EIP93-KTLS-ROW|' "$work/out.log" | tail -n 1 >"$work/ktls-row" || true
 exit "$rc"

@@ -55,3 +55,10 @@ kernels_row(7_2 7.2 - "refuse:AF_ALG refuses hardware drivers from Linux 7.2")
 kernels_row(7_3_r1 7.3 1 "refuse:af_alg_restrict = 1")
 kernels_row(7_3_r0 7.3 0 "refuse:AF_ALG refuses hardware drivers from Linux 7.2")
 kernels_row(7_3_r2 7.3 2 "refuse:af_alg_restrict = 2")
+
+# Kernel TLS beside the engine (issue 22, test/kernels/ktls.sh) in the 6.1
+# and 7.3 boots above (no boot of its own): TLS 1.2 and 1.3 with Debian's
+# OpenSSL and Options = KTLS; the driver moves on 6.1, not on 7.3.
+set_tests_properties(guest_kernel_6_1 guest_kernel_7_3_r1 PROPERTIES
+  ENVIRONMENT EIP93_KERNEL_KTLS=1)
+set_property(TEST guest_kernel_6_1 guest_kernel_7_3_r1 APPEND PROPERTY LABELS ktls)

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# eip93-doctor's recommendation and kTLS lines on the host (issue 22), with
+# the test-hooks build and its user-space fake engine: the calibration
+# carries the ChaCha20-Poly1305 reference row; the doctor advises only from
+# it (none without a calibration); when ChaCha20-Poly1305 wins, the
+# openssl.cnf settings it prints make a real `openssl s_server` choose
+# ChaCha20-Poly1305 for a client that lists AES-GCM first (TLS 1.3 and
+# 1.2) and still serve an AES-GCM-only client; Options = KTLS is detected.
+# usage: advice.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
+set -euo pipefail
+doctor=$1 openssl=$2 hooks=$3 data=$4
+tmp=$(mktemp -d)
+srv=
+trap '[[ -n $srv ]] && kill "$srv" 2>/dev/null; rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+export OPENSSL_MODULES=$hooks EIP93_TEST_ENGINE=fake EIP93_TEST_DT_PATH=$data/dt-an7581.bin EIP93_TEST_HWCAP=0
+cal=$tmp/calibration
+
+# conf FILE [extra lines...]: eip93 activated with the calibration $cal.
+conf() {
+  local f=$1
+  shift
+  {
+    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
+    printf '%s\n' "$@"
+    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
+    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\ncalibration-file = %s\n' "$cal"
+  } >"$f"
+}
+conf "$tmp/eip93.cnf"
+export OPENSSL_CONF=$tmp/eip93.cnf
+
+echo "# no calibration: no advice, and how to get one"
+out=$("$doctor" 2>&1 || true)
+sed -n '/^\[8\]/,/^\[9\]/p' <<<"$out" | grep -q "no measurement to advise from (uncalibrated (no $cal" &&
+  grep -q "run eip93-doctor calibrate" <<<"$out" && ! grep -q "peer offering both" <<<"$out" &&
+  ok "uncalibrated: says how to get a measurement, advises nothing" || { bad "uncalibrated"; echo "$out"; }
+
+echo "# the calibration's reference row"
+"$doctor" calibrate --rounds 3 --time-ms 5 --output "$cal" >"$tmp/out" 2>"$tmp/err" ||
+  { bad "calibrate failed"; cat "$tmp/err"; }
+grep -q '^reference ChaCha20-Poly1305: measured (never routed)' "$tmp/out" && ok "ChaCha20-Poly1305 measured" ||
+  bad "no ChaCha20-Poly1305 line"
+n=$(grep -cE '^# speed [0-9]+ chacha20-poly1305:software [0-9.]+ [0-9.]+$' "$cal" || true)
+[[ $n -eq 8 ]] && ok "calibration file: ChaCha20-Poly1305 at the 8 sizes" || bad "ChaCha speed lines: $n"
+n=$(grep -cE '^# speed [0-9]+ aes-(128|256)-gcm:' "$cal" || true)
+[[ $n -eq $((8 * 2 * 5)) ]] && ok "calibration file: software and 4 compositions x 2 key sizes x 8 sizes" ||
+  bad "AES speed lines: $n"
+# CPU per byte of every row is positive (the process's user+sys time was measured).
+awk '/^# speed [0-9]/ && !($6 > 0) { bad = 1 } END { exit bad }' "$cal" && ok "CPU ns/B > 0 on every speed line" ||
+  bad "a speed line without CPU time"
+sed -n '/^reference (ChaCha20-Poly1305/,/^ *65536/p' "$tmp/out" | grep -qE '^ +16384 .*/.*/' &&
+  ok "the printed table shows the reference beside the compositions" || bad "no reference table"
+
+out=$("$doctor" 2>&1 || true)
+both=$(sed -n 's/^  peer offering both AEADs: //p' <<<"$out")
+ch=$(awk '$3 == 16384 && $4 == "chacha20-poly1305:software" { printf "%.1f", $5 }' "$cal")
+[[ -n "$both" && "$both" == *"ChaCha20-Poly1305 (software) $ch MB/s"* ]] &&
+  ok "recommendation from the measured numbers ($ch MB/s at 16 KiB)" || { bad "recommendation"; echo "$out"; }
+grep -q "^  AES-GCM-only peer: *eip93 keeps serving it" <<<"$out" && ok "AES-GCM-only peers: eip93" ||
+  bad "aes-only line"
+json=$("$doctor" --json 2>/dev/null || true)
+[[ "$json" == '{"version":'*'"recommendation":{"measured":true,'*'"shapes":['*']}' ]] &&
+  ok "--json: one object with the recommendation" || { bad "--json"; echo "$json"; }
+if command -v python3 >/dev/null; then
+  python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["recommendation"]["measured"]' <<<"$json" &&
+    ok "--json parses (python3)" || bad "--json does not parse"
+fi
+
+echo "# ChaCha20-Poly1305 wins: the settings it prints, applied to a real s_server"
+# The host's AES-NI beats ChaCha20; the A53's numbers are the other way round:
+# raise the ChaCha row (the provider reads only the keys, so the file stays current).
+sed -i -E 's/^(# speed [0-9]+ chacha20-poly1305:software) [0-9.]+/\1 99999.000/' "$cal"
+out=$("$doctor" 2>&1 || true)
+grep -q "make the server prefer ChaCha20-Poly1305" <<<"$out" && ok "advises ChaCha20-Poly1305 when it is faster" ||
+  { bad "no ChaCha advice"; echo "$out"; }
+for s in nginx haproxy stunnel openssl.cnf; do
+  grep -q "^  $s:\$" <<<"$out" || bad "no $s settings"
+done
+grep -q 'ssl_conf_command Ciphersuites TLS_CHACHA20_POLY1305_SHA256:' <<<"$out" &&
+  grep -q 'options = CIPHER_SERVER_PREFERENCE' <<<"$out" && ok "nginx, haproxy, stunnel, openssl.cnf settings" ||
+  bad "settings text"
+# The openssl.cnf block, as printed, into the server's configuration.
+mapfile -t lines < <(sed -n '/^  openssl.cnf:$/,/^$/p' <<<"$out" | sed -n 's/^      //p' | grep -v '^\[openssl_init\]$')
+conf "$tmp/server.cnf" "${lines[@]}"
+conf "$tmp/plain.cnf"
+"$openssl" req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost -days 1 \
+  -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1
+
+# negotiated SERVER_CNF CLIENT_ARGS...: the cipher a client with CLIENT_ARGS gets.
+negotiated() {
+  local cnf=$1 port=$((20000 + RANDOM % 20000)) i
+  shift
+  OPENSSL_CONF=$cnf "$openssl" s_server -accept "$port" -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
+    -naccept 1 -quiet </dev/null >/dev/null 2>&1 &
+  srv=$!
+  for _ in $(seq 1 100); do
+    if OPENSSL_CONF=$data/empty.cnf "$openssl" s_client -connect "127.0.0.1:$port" "$@" </dev/null \
+      >"$tmp/client.out" 2>&1; then break; fi
+    sleep 0.05
+  done
+  kill "$srv" 2>/dev/null || true
+  wait "$srv" 2>/dev/null || true
+  srv=
+  sed -n 's/^.*Cipher is //p' "$tmp/client.out" | head -n 1
+}
+c=$(negotiated "$tmp/plain.cnf" -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256)
+[[ "$c" == TLS_AES_128_GCM_SHA256 ]] && ok "control: without the settings an AES-first client gets $c" ||
+  bad "control TLS 1.3: $c"
+c=$(negotiated "$tmp/server.cnf" -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256)
+[[ "$c" == TLS_CHACHA20_POLY1305_SHA256 ]] && ok "TLS 1.3: with the settings the same client gets $c" ||
+  bad "TLS 1.3 with the settings: $c"
+c=$(negotiated "$tmp/server.cnf" -tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-CHACHA20-POLY1305)
+[[ "$c" == ECDHE-ECDSA-CHACHA20-POLY1305 ]] && ok "TLS 1.2: with the settings an AES-first client gets $c" ||
+  bad "TLS 1.2 with the settings: $c"
+c=$(negotiated "$tmp/server.cnf" -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256)
+[[ "$c" == TLS_AES_128_GCM_SHA256 ]] && ok "TLS 1.3: an AES-GCM-only client is still served ($c)" ||
+  bad "AES-only TLS 1.3: $c"
+c=$(negotiated "$tmp/server.cnf" -tls1_2 -cipher ECDHE-ECDSA-AES256-GCM-SHA384)
+[[ "$c" == ECDHE-ECDSA-AES256-GCM-SHA384 ]] && ok "TLS 1.2: an AES-GCM-only client is still served ($c)" ||
+  bad "AES-only TLS 1.2: $c"
+
+echo "# kTLS switched on in openssl.cnf"
+conf "$tmp/ktls.cnf" "ssl_conf = ssl_sect" "[ssl_sect]" "system_default = sd" "[sd]" "Options = ServerPreference,KTLS"
+out=$(OPENSSL_CONF=$tmp/ktls.cnf "$doctor" 2>&1 || true)
+grep -q "^  openssl.cnf  *KTLS on: $tmp/ktls.cnf line 8: Options = ServerPreference,KTLS" <<<"$out" &&
+  grep -q '^  kTLS: on: ' <<<"$out" && ok "Options = KTLS detected, with its line" || { bad "KTLS"; echo "$out"; }
+out=$("$doctor" 2>&1 || true)
+grep -q '^  kTLS: off: ' <<<"$out" && ok "no Options = KTLS: kTLS off" || bad "kTLS off"
+
+echo "advice: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+/* `eip93-doctor calibrate`: its options, and whether a calibration is needed (--if-needed). */
+#include "calibrate.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "../detect/detect.h"
+
+#ifndef EIP93_VERSION
+#define EIP93_VERSION "unknown"
+#endif
+
+/*
+ * --if-needed: 0 when @path holds a current calibration (same kernel, OpenSSL
+ * and provider version, its composition binds and no faster one does), else
+ * 1 with @why.
+ */
+int calib_needed(const char *path, char *why, size_t len)
+{
+	static struct eip93_calib_load l;
+	struct eip93_calib_facts f;
+	char kernel[128], s[400];
+	int idx;
+
+	eip93_calib_load(path, &l);
+	if (l.state == EIP93_CALIB_ABSENT) {
+		snprintf(why, len, "uncalibrated (no %s)", path);
+		return 1;
+	}
+	if (l.state != EIP93_CALIB_LOADED) {
+		snprintf(why, len, "%s is invalid (%s)", path, l.error);
+		return 1;
+	}
+	f.kernel = eip93_kernel_release(kernel, sizeof(kernel)) == 0 ? kernel : "unknown";
+	f.openssl = OpenSSL_version(OPENSSL_VERSION_STRING);
+	f.provider = EIP93_VERSION;
+	if (eip93_calib_stale(&l.cal, &f, s, sizeof(s))) {
+		snprintf(why, len, "stale: %s", s);
+		return 1;
+	}
+	idx = eip93_kalg_index(l.cal.composition);
+	if (eip93_kprobe_alg(l.cal.composition) != 0) {
+		snprintf(why, len, "stale: %s no longer binds", l.cal.composition);
+		return 1;
+	}
+	for (int i = 0; i < idx; i++)
+		if (eip93_kprobe_alg(eip93_kalg_names[i]) == 0) {
+			snprintf(why, len, "%s binds now (measured: %s)", eip93_kalg_names[i],
+				 l.cal.composition);
+			return 1;
+		}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: eip93-doctor calibrate [--output PATH] [--rounds N] [--time-ms MS] "
+		"[--plot FILE.png] [--dry-run] [--quick]\n"
+		"Measures the eip93 engine path against OpenSSL's default provider (payloads "
+		"1-64 KiB,\nAES-128/256, encrypt/decrypt) for every kernel composition that binds, "
+		"prints the table\nand writes the calibration the provider reads (default %s).\n"
+		"ChaCha20-Poly1305 of the same libcrypto is measured beside them as a reference "
+		"(never routed):\nthe doctor's recommendation is made from it.\n"
+		"  --rounds N     rounds (medians; at least 3, default 5)\n"
+		"  --time-ms MS   time per measurement (default 200)\n"
+		"  --quick        --rounds 3 --time-ms 30 (tests)\n"
+		"  --dry-run      print the table and the verdict, write nothing\n"
+		"  --if-needed    only when the calibration is absent, invalid or stale "
+		"(packages)\n"
+		"Exit status: 0 written, 1 error, 2 usage, 3 the engine is not available here "
+		"(nothing written).\n",
+		EIP93_CALIBRATION_FILE);
+}
+
+int calib_parse_opts(int argc, char **argv, struct calib_opts *o)
+{
+	static const struct option lo[] = { { "output", required_argument, NULL, 'o' },
+					    { "plot", required_argument, NULL, 'p' },
+					    { "rounds", required_argument, NULL, 'r' },
+					    { "time-ms", required_argument, NULL, 't' },
+					    { "dry-run", no_argument, NULL, 'n' },
+					    { "quick", no_argument, NULL, 'q' },
+					    { "if-needed", no_argument, NULL, 'i' },
+					    { "help", no_argument, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
+	int ch;
+
+	o->output = EIP93_CALIBRATION_FILE;
+	o->rounds = 5;
+	o->time_ms = 200;
+	while ((ch = getopt_long(argc, argv, "o:p:r:t:nqh", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'p':
+			o->plot = optarg;
+			break;
+		case 'r':
+			o->rounds = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 't':
+			o->time_ms = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 'n':
+			o->dry_run = 1;
+			break;
+		case 'q':
+			o->rounds = 3;
+			o->time_ms = 30;
+			break;
+		case 'i':
+			o->if_needed = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc || o->rounds < 3 || o->rounds > 99 || o->time_ms < 1 ||
+	    o->time_ms > 10000 || o->output[0] != '/') {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}

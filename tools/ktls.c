@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: Apache-2.0
+/* eip93-doctor's kernel TLS facts (tools/ktls.h): pure scanners. */
+#include "ktls.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Copy the next line of *@p (without its newline) into @buf; 0 at the end. */
+static int next_line(const char **p, char *buf, size_t len)
+{
+	const char *s = *p, *nl;
+	size_t n;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	nl = strchr(s, '\n');
+	n = nl != NULL ? (size_t)(nl - s) : strlen(s);
+	*p = nl != NULL ? nl + 1 : s + n;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 1;
+}
+
+/* Trim spaces at both ends, in place. */
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static void cut_comment(char *s)
+{
+	char *h = strchr(s, '#');
+
+	if (h != NULL)
+		*h = '\0';
+}
+
+static void record(struct ktls_setting *out, int on, unsigned int line, const char *text)
+{
+	out->on = on;
+	out->line = line;
+	snprintf(out->text, sizeof(out->text), "%s", text);
+}
+
+/*
+ * The KTLS flag in a list of options separated by @sep characters: 1 set,
+ * -1 cleared ("-KTLS"), 0 not mentioned (the last mention counts).
+ */
+static int ktls_flag(char *list, const char *sep)
+{
+	int v = 0;
+
+	for (char *save = NULL, *t = strtok_r(list, sep, &save); t != NULL;
+	     t = strtok_r(NULL, sep, &save)) {
+		t = trim(t);
+		if (strcasecmp(t, "KTLS") == 0)
+			v = 1;
+		else if (strcasecmp(t, "-KTLS") == 0)
+			v = -1;
+	}
+	return v;
+}
+
+int ktls_scan_openssl_cnf(const char *text, struct ktls_setting *out)
+{
+	char buf[1024];
+	unsigned int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&text, buf, sizeof(buf))) {
+		char *l, *eq, *key, *val, shown[200];
+		int f;
+
+		n++;
+		cut_comment(buf);
+		l = trim(buf);
+		eq = strchr(l, '=');
+		if (eq == NULL)
+			continue;
+		snprintf(shown, sizeof(shown), "%s", l);
+		*eq = '\0';
+		key = trim(l);
+		val = trim(eq + 1);
+		if (strcasecmp(key, "Options") != 0)
+			continue;
+		f = ktls_flag(val, ",");
+		if (f != 0)
+			record(out, f > 0, n, shown);
+	}
+	return out->on;
+}
+
+int ktls_scan_nginx(const char *text, struct ktls_setting *out)
+{
+	char buf[1024];
+	unsigned int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&text, buf, sizeof(buf))) {
+		char *l, *rest, shown[200];
+		int f;
+
+		n++;
+		cut_comment(buf);
+		l = trim(buf);
+		if (strncmp(l, "ssl_conf_command", 16) != 0 || !isspace((unsigned char)l[16]))
+			continue;
+		snprintf(shown, sizeof(shown), "%s", l);
+		rest = trim(l + 16);
+		if (strncasecmp(rest, "Options", 7) != 0 || !isspace((unsigned char)rest[7]))
+			continue;
+		rest[strcspn(rest, ";")] = '\0';
+		f = ktls_flag(rest + 7, ", \t");
+		if (f != 0)
+			record(out, f > 0, n, shown);
+	}
+	return out->on;
+}
+
+int ktls_scan_haproxy(const char *text, struct ktls_setting *out)
+{
+	char buf[1024];
+	unsigned int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&text, buf, sizeof(buf))) {
+		char shown[200], *save = NULL, *prev = NULL;
+
+		n++;
+		cut_comment(buf);
+		snprintf(shown, sizeof(shown), "%s", trim(buf));
+		for (char *t = strtok_r(buf, " \t", &save); t != NULL;
+		     t = strtok_r(NULL, " \t", &save)) {
+			if (prev != NULL && strcmp(prev, "ktls") == 0 &&
+			    (strcmp(t, "on") == 0 || strcmp(t, "off") == 0))
+				record(out, strcmp(t, "on") == 0, n, shown);
+			prev = t;
+		}
+	}
+	return out->on;
+}
+
+/* The best entry named @name of type @type in /proc/crypto's text. */
+static int best_of(const char *text, const char *name, const char *type, struct ktls_gcm *out)
+{
+	char buf[512];
+	struct ktls_gcm cur;
+	int in = 0, match = 0, typed = 0, internal = 0, more = 1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&cur, 0, sizeof(cur));
+	while (more) {
+		char *l, *colon, *key, *val;
+
+		more = next_line(&text, buf, sizeof(buf));
+		l = more ? trim(buf) : buf;
+		if (!more || *l == '\0') {
+			/* The end of an entry. */
+			if (in && match && typed && !internal && cur.driver[0] != '\0' &&
+			    (!out->found || cur.priority > out->priority)) {
+				*out = cur;
+				out->found = 1;
+			}
+			in = match = typed = internal = 0;
+			memset(&cur, 0, sizeof(cur));
+			continue;
+		}
+		colon = strchr(l, ':');
+		if (colon == NULL)
+			continue;
+		in = 1;
+		*colon = '\0';
+		key = trim(l);
+		val = trim(colon + 1);
+		if (strcmp(key, "name") == 0)
+			match = strcmp(val, name) == 0;
+		else if (strcmp(key, "driver") == 0)
+			snprintf(cur.driver, sizeof(cur.driver), "%s", val);
+		else if (strcmp(key, "module") == 0)
+			snprintf(cur.module, sizeof(cur.module), "%s", val);
+		else if (strcmp(key, "priority") == 0)
+			cur.priority = atoi(val);
+		else if (strcmp(key, "type") == 0)
+			typed = strcmp(val, type) == 0;
+		else if (strcmp(key, "internal") == 0)
+			internal = strcmp(val, "yes") == 0;
+	}
+	return out->found;
+}
+
+int ktls_best_gcm(const char *text, struct ktls_gcm *out)
+{
+	return best_of(text, "gcm(aes)", "aead", out);
+}
+
+int ktls_best_ctr(const char *text, struct ktls_gcm *out)
+{
+	return best_of(text, "ctr(aes)", "skcipher", out);
+}
+
+enum ktls_where ktls_consequence(const char *driver, char *buf, size_t len)
+{
+	char ghash[64] = "";
+	const char *comma, *note = "";
+
+	if (driver == NULL || driver[0] == '\0') {
+		snprintf(buf, len,
+			 "no gcm(aes) instantiated yet: the first kTLS socket (or AF_ALG bind) "
+			 "builds one from the highest-priority ctr(aes) and GHASH");
+		return KTLS_UNKNOWN;
+	}
+	if (strstr(driver, "eip93") == NULL) {
+		snprintf(buf, len,
+			 "kTLS's AES-GCM runs on the CPU (%s), never on the engine; the eip93 "
+			 "provider sees none of those records",
+			 driver);
+		return KTLS_CPU;
+	}
+	comma = strrchr(driver, ',');
+	if (comma != NULL) {
+		snprintf(ghash, sizeof(ghash), "%s", comma + 1);
+		ghash[strcspn(ghash, ")")] = '\0';
+	}
+	if (strcmp(ghash, "ghash-generic") == 0)
+		note = " (the table GHASH, ~39 cycles/byte on a Cortex-A53: slower than OpenSSL's "
+		       "whole software AES-GCM there)";
+	else if (strcmp(ghash, "ghash-neon") == 0)
+		note = " (the NEON GHASH, ~10 cycles/byte on a Cortex-A53)";
+	snprintf(buf, len,
+		 "kTLS's AES-GCM goes to the engine (CTR, %s) with %s on the CPU%s; the eip93 "
+		 "provider sees none of those records",
+		 driver, ghash[0] ? ghash : "a GHASH", note);
+	return KTLS_ENGINE;
+}
