@@ -295,6 +295,15 @@ static int check_fips(void)
 	return ok;
 }
 
+/* Did any composition's bind fail with @e? */
+static int any_err(const int err[EIP93_NKALG], int e)
+{
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (err[i] == e)
+			return 1;
+	return 0;
+}
+
 static int check_kernel(void)
 {
 	char line[512], restrict_val[64];
@@ -399,10 +408,10 @@ static int check_kernel(void)
 		}
 	}
 	if (err[0] == EAFNOSUPPORT) {
-		advise("the kernel has no AF_ALG: load af_alg and algif_aead (OpenWrt: "
-		       "kmod-crypto-user; "
-		       "Debian: modprobe algif_aead)");
-	} else if (err[1] == EPERM || err[1] == EACCES || err[2] == EPERM || err[2] == EACCES) {
+		advise("the kernel has no AF_ALG: load af_alg and algif_skcipher (and algif_aead "
+		       "for the kernel's AES-GCM compositions) (OpenWrt: kmod-crypto-user; "
+		       "Debian: modprobe algif_skcipher algif_aead)");
+	} else if (any_err(err, EPERM) || any_err(err, EACCES)) {
 		advise("a policy refuses the bind (af_alg_restrict, an LSM such as SELinux or "
 		       "AppArmor, "
 		       "or a seccomp filter); kernels from 7.2 refuse hardware (off-CPU) drivers "
@@ -410,17 +419,14 @@ static int check_kernel(void)
 	} else if (driver != 1) {
 		advise("the EIP93 driver is not loaded: load it (OpenWrt: kmod-crypto-hw-eip93, "
 		       "then modprobe it or reboot); without it nothing is offloaded");
-	} else if (err[1] == EINVAL) {
-		advise("ctr(aes-eip93) is registered but no gcm_base() binds: kernels from 7.1 "
-		       "have "
-		       "no ghash-generic (the GHASH library is ghash-lib; it is built in, nothing "
-		       "to "
-		       "load) - see docs/kernels.md");
-	} else {
-		advise("ctr(aes-eip93) is registered but gcm_base() does not bind: load the GCM "
-		       "template and a GHASH (modprobe gcm ghash-ce, or ghash-generic; OpenWrt: "
-		       "kmod-crypto-gcm, which brings ghash-generic) and AF_ALG's aead type "
-		       "(algif_aead; OpenWrt: kmod-crypto-user)");
+	} else if (err[0] == ENOTSUP) {
+		advise("this libcrypto was built with OPENSSL_SMALL_FOOTPRINT: its GCM code cannot "
+		       "be composed with the engine's AES-CTR (ctr(aes-eip93)); a libcrypto built "
+		       "without it, or a kernel AES-GCM composition (gcm_base), is needed");
+	} else if (err[0] != 0) {
+		advise("ctr(aes-eip93) is registered but does not bind as an skcipher: load "
+		       "AF_ALG's skcipher type (modprobe algif_skcipher; OpenWrt: "
+		       "kmod-crypto-user) - the CTR-only composition needs nothing else");
 	}
 	return 0;
 }
