@@ -152,7 +152,10 @@ static int mem_life12(const EVP_CIPHER *c, size_t len, struct mem_ctx12 *m)
 /* GCM128's block function for gcm128_bytes(). */
 static void mem_block(const unsigned char in[16], unsigned char out[16], const void *k)
 {
-	(void)EVP_Cipher((EVP_CIPHER_CTX *)(uintptr_t)k, out, in, 16);
+	EVP_CIPHER_CTX *ecb;
+
+	memcpy(&ecb, &k, sizeof(k)); /* the key GCM128 hands back as const */
+	(void)EVP_Cipher(ecb, out, in, 16);
 }
 
 /*
@@ -211,7 +214,8 @@ void section_memory(void)
 	held += g;
 	printf("   an open key also holds libcrypto's GCM128 context (H and its tables; "
 	       "%s): %ld bytes;\n   a key's state may be %ld bytes\n\n",
-	       strcmp(B.kalg, "ctr(aes-eip93)") == 0 ? "GHASH and the tag" : "the sampled tag checks",
+	       strcmp(B.kalg, "ctr(aes-eip93)") == 0 ? "GHASH and the tag"
+						     : "the sampled tag checks",
 	       g, held);
 	em0 = prov_counter("eip93-engine-messages");
 	ok = mem_life13(B.c_dflt, len, 3, &d) == 0 && mem_life13(B.c_eip93, len, 3, &e) == 0 &&
@@ -259,15 +263,14 @@ void section_memory(void)
 		for (int i = 0; i < 3; i++)
 			printf("   %-44s %8ld %8ld   %+ld bytes %s\n", what[i], d.across[i],
 			       e.across[i], e.peak[i],
-			       e.across[i] == 0 ? "(none held after: ok)"
-			       : i == 0 && e.across[i] <= held
-				       ? "(the key's state: ok)"
-				       : "(HELD !)");
+			       e.across[i] == 0		       ? "(none held after: ok)"
+			       : i == 0 && e.across[i] <= held ? "(the key's state: ok)"
+							       : "(HELD !)");
 		printf("   %-44s %8ld %8ld   %+ld bytes %s\n", "TLS1.2 enc record (opens the key)",
 		       d12.across, e12.across, e12.peak,
-		       e12.across == 0		     ? "(none held after: ok)"
+		       e12.across == 0	    ? "(none held after: ok)"
 		       : e12.across <= held ? "(the key's state: ok)"
-						     : "(HELD !)");
+					    : "(HELD !)");
 	}
 	printf("   %-44s %8ld %8ld\n", "freed context: live after free - before new", d.leak,
 	       e.leak);

@@ -46,7 +46,7 @@ static void raw_block(const unsigned char in[16], unsigned char out[16], const v
 {
 	EVP_CIPHER_CTX *ecb;
 
-	memcpy(&ecb, &k, sizeof(ecb)); /* the key GCM128 hands back as const */
+	memcpy(&ecb, &k, sizeof(k)); /* the key GCM128 hands back as const */
 	(void)EVP_Cipher(ecb, out, in, 16);
 }
 
