@@ -73,8 +73,8 @@ int eip93_afalg_aead(struct eip93_afalg_key *k, int enc, const unsigned char *iv
  *
  * Return: 0; -EIO on a short send or read; or the -errno of sendmsg/read.
  */
-int eip93_afalg_ctr(struct eip93_afalg_key *k, const unsigned char *ctrblk,
-		    const unsigned char *in, size_t len, unsigned char *out);
+int eip93_afalg_ctr(struct eip93_afalg_key *k, const unsigned char *ctrblk, const unsigned char *in,
+		    size_t len, unsigned char *out);
 
 /* eip93_afalg_open_sockets() - AF_ALG sockets this process holds open now. */
 unsigned int eip93_afalg_open_sockets(void);

@@ -18,9 +18,9 @@
 
 struct eip93_gate {
 	int enabled;
-	char kalg[64];	  /* kernel algorithm bound, when enabled */
+	char kalg[64];	   /* kernel algorithm bound, when enabled */
 	char status[1024]; /* "enabled: <kalg>" or "disabled: <reason>" */
-	size_t min_size;  /* the engine's window, when enabled */
+	size_t min_size;   /* the engine's window, when enabled */
 	size_t max_size;
 	int window_calibrated; /* the window comes from the calibration */
 	char calib[1024];      /* the calibration's state: "uncalibrated ...", "stale: ...", ... */

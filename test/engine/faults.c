@@ -100,9 +100,9 @@ struct fault_site {
 };
 
 static const struct fault_site fault_sites[] = {
-	{ "socket", 0, 0 },  { "bind", 0, 0 },    { "setkey", 0, 0 },
+	{ "socket", 0, 0 },   { "bind", 0, 0 },	  { "setkey", 0, 0 },
 	{ "authsize", 0, 0 }, { "accept", 0, 0 }, { "timeout", 0, 0 },
-	{ "sendmsg", 3, 1 }, { "read", 3, 1 },    { "shortread", 2, 1 },
+	{ "sendmsg", 3, 1 },  { "read", 3, 1 },	  { "shortread", 2, 1 },
 };
 
 int cmd_faults(void)
@@ -130,10 +130,12 @@ int cmd_faults(void)
 	}
 	if (site == NULL)
 		return check(0, "EIP93_TEST_FAULT=%s is a site this command models", env);
-	check_calls = strcmp(kalg, "ctr(aes-eip93)") == 0 ? site->ctr_check_calls : site->check_calls;
+	check_calls =
+		strcmp(kalg, "ctr(aes-eip93)") == 0 ? site->ctr_check_calls : site->check_calls;
 	if (nth < 0 || nth > check_calls + 1 + (check_calls == 0) * 10)
-		return check(0, "EIP93_TEST_FAULT=%s is a site this command models on %s (%d calls "
-				"in a key check)",
+		return check(0,
+			     "EIP93_TEST_FAULT=%s is a site this command models on %s (%d calls "
+			     "in a key check)",
 			     env, kalg, check_calls);
 	/* A data site past the key check's calls hits the first data message. */
 	data_path = check_calls > 0 && nth > check_calls;

@@ -88,8 +88,7 @@ static int raw_tfm(void)
 static ssize_t raw_send_first(int op, const void *buf, size_t len)
 {
 	union {
-		char b[CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16) +
-		       CMSG_SPACE(4)];
+		char b[CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16) + CMSG_SPACE(4)];
 		struct cmsghdr align;
 	} cb;
 	struct msghdr msg;
