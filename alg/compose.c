@@ -199,15 +199,13 @@ static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_m
 	if (due && !enc && software_tag(ctx, m->iv, m->aad, m->aadlen, m->in, m->len, want) != 0)
 		due = 0;
 	r = enc ? e->seal(&ctx->key.ek, m) : e->open(&ctx->key.ek, m);
-	if (r != 0 || !due)
-		return r;
-	if (enc && software_tag(ctx, m->iv, m->aad, m->aadlen, m->out, m->len, want) != 0)
-		return 0;
 	/*
 	 * Sealing, the engine's tag must be the one over its ciphertext;
 	 * opening, it accepted the caller's tag, which must then be right.
 	 */
-	if (CRYPTO_memcmp(want, m->tag, EIP93_ENGINE_TAGLEN) != 0)
+	if (r == 0 && due &&
+	    (!enc || software_tag(ctx, m->iv, m->aad, m->aadlen, m->out, m->len, want) == 0) &&
+	    CRYPTO_memcmp(want, m->tag, EIP93_ENGINE_TAGLEN) != 0)
 		r = EIP93_ENGINE_WRONG;
 	OPENSSL_cleanse(want, sizeof(want));
 	return r;

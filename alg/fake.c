@@ -332,6 +332,20 @@ static void scribble(unsigned char *out, size_t len)
 		out[i] = (unsigned char)(0xa5 ^ i);
 }
 
+/* The plan's errno and short-read faults: the output scribbled on, and the error (else 0). */
+static int failed_call(const struct eip93_fake_plan *p, const struct eip93_engine_msg *m)
+{
+	if (p->kind == EIP93_FAKE_ERRNO) {
+		scribble(m->out, m->len);
+		return -(p->err != 0 ? p->err : EIO);
+	}
+	if (p->kind == EIP93_FAKE_SHORT) {
+		scribble(m->out, m->len / 2);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
 	const struct fake_key *fk = k->priv;
@@ -345,14 +359,9 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	if (m->aadlen > EIP93_ENGINE_MAX_AAD)
 		return -EINVAL;
 	hit = planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
-	if (hit && p.kind == EIP93_FAKE_ERRNO) {
-		scribble(m->out, m->len);
-		return -(p.err != 0 ? p.err : EIO);
-	}
-	if (hit && p.kind == EIP93_FAKE_SHORT) {
-		scribble(m->out, m->len / 2);
-		return -EIO;
-	}
+	r = hit ? failed_call(&p, m) : 0;
+	if (r != 0)
+		return r;
 	tmp = OPENSSL_malloc(m->len + BLOCK);
 	ks = OPENSSL_zalloc(m->len + BLOCK);
 	d = OPENSSL_zalloc(m->len + BLOCK);
@@ -427,14 +436,9 @@ static int fake_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	hit = planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
 	if (hit && p.kind == EIP93_FAKE_BADMSG)
 		hit = 0; /* no tag here to refuse */
-	if (hit && p.kind == EIP93_FAKE_ERRNO) {
-		scribble(m->out, m->len);
-		return -(p.err != 0 ? p.err : EIO);
-	}
-	if (hit && p.kind == EIP93_FAKE_SHORT) {
-		scribble(m->out, m->len / 2);
-		return -EIO;
-	}
+	r = hit ? failed_call(&p, m) : 0;
+	if (r != 0)
+		return r;
 	ks = OPENSSL_zalloc(m->len + BLOCK);
 	d = OPENSSL_zalloc(m->len + BLOCK);
 	c = EVP_CIPHER_CTX_new();
