@@ -1,10 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-/* AF_ALG AEAD and skcipher (AES-CTR) sockets: open, operate, close; fork-safe. */
-#include "afalg.h"
-
+/*
+ * The AF_ALG backend (eip93_engine_afalg, alg/engine.h): a thin syscall
+ * layer over the kernel's AEAD and skcipher (AES-CTR) socket interfaces.
+ * Every function returns 0 or -errno and never touches OpenSSL's error
+ * stack; all are static behind the ops table.
+ *
+ * One struct afalg_key per engine key (its @priv): the bound ("tfm") socket
+ * carrying the key and one operation socket accepted from it.  Both are
+ * opened with CLOEXEC, counted against a process-wide cap, and registered so
+ * that a forked child closes its inherited copies at once (pthread_atfork;
+ * each socket is created and closed under the registry lock, so no fork
+ * falls between a descriptor and its registration): no keyed socket
+ * survives into a child, and a child never shares an operation socket with
+ * its parent.  The operation socket has send and receive timeouts.
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -23,6 +36,12 @@
 #define SOL_ALG 279
 #endif
 
+struct afalg_key {
+	int tfm_fd;		       /* bound and keyed; -1 when closed */
+	int op_fd;		       /* accepted operation socket; -1 when closed */
+	struct afalg_key *prev, *next; /* fork registry */
+};
+
 /*
  * Process-wide state, by nature of what it tracks: the number of AF_ALG
  * sockets this process holds (the cap is process-wide) and the registry of
@@ -30,7 +49,7 @@
  */
 static atomic_uint open_sockets;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct eip93_afalg_key *registry;
+static struct afalg_key *registry;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static void atfork_prepare(void)
@@ -46,7 +65,7 @@ static void atfork_parent(void)
 /* In the child: close every inherited socket; its contexts reopen lazily. */
 static void atfork_child(void)
 {
-	struct eip93_afalg_key *k = registry, *next;
+	struct afalg_key *k = registry, *next;
 
 	for (; k != NULL; k = next) {
 		next = k->next;
@@ -122,24 +141,13 @@ static int fault(enum fault_site site)
 #define FAULT(site) 0
 #endif
 
-void eip93_afalg_key_init(struct eip93_afalg_key *k)
-{
-	memset(k, 0, sizeof(*k));
-	k->tfm_fd = -1;
-	k->op_fd = -1;
-}
-
-int eip93_afalg_key_is_open(const struct eip93_afalg_key *k)
-{
-	return k->op_fd >= 0;
-}
-
-unsigned int eip93_afalg_open_sockets(void)
+/* AF_ALG sockets this process holds open now (the cap counts them). */
+static unsigned int open_socket_count(void)
 {
 	return atomic_load(&open_sockets);
 }
 
-static void registry_add(struct eip93_afalg_key *k)
+static void registry_add(struct afalg_key *k)
 {
 	pthread_mutex_lock(&registry_lock);
 	k->prev = NULL;
@@ -157,7 +165,7 @@ static void registry_add(struct eip93_afalg_key *k)
  * the key either without the descriptor or with it, and then closes it.
  * CLOEXEC alone covers exec, not fork.  Returns 0 or -errno.
  */
-static int open_fd(struct eip93_afalg_key *k, int tfm)
+static int open_fd(struct afalg_key *k, int tfm)
 {
 	int fd, err = 0;
 
@@ -176,7 +184,7 @@ static int open_fd(struct eip93_afalg_key *k, int tfm)
  * Out of the registry and both sockets closed, under the registry lock: a
  * fork in between would leave the child sockets it no longer knows of.
  */
-static void close_fds(struct eip93_afalg_key *k)
+static void close_fds(struct afalg_key *k)
 {
 	pthread_mutex_lock(&registry_lock);
 	if (k->prev != NULL)
@@ -227,14 +235,19 @@ static int set_timeouts(int fd, unsigned int timeout_ms)
 		}                                                                                  \
 	} while (0)
 
-int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsigned char *key,
-			 size_t keylen, unsigned int max_sockets, unsigned int timeout_ms)
+/*
+ * Bind @kalg (an "aead", or an "skcipher" when eip93_kprobe_type() says so),
+ * set the key (and an AEAD's 16-byte tag), accept the operation socket and
+ * set its timeouts.  Returns 0, -EMFILE when the cap is reached, or the
+ * -errno of the failing call (the key is then closed).
+ */
+static int key_open(struct afalg_key *k, const char *kalg, const unsigned char *key, size_t keylen,
+		    unsigned int max_sockets, unsigned int timeout_ms)
 {
 	struct sockaddr_alg sa;
 	int ret, ctr;
 
 	pthread_once(&atfork_once, atfork_register);
-	eip93_afalg_key_close(k);
 	if (strlen(kalg) >= sizeof(sa.salg_name))
 		return -ENAMETOOLONG;
 	ret = reserve(2, max_sockets);
@@ -261,7 +274,7 @@ int eip93_afalg_key_open(struct eip93_afalg_key *k, const char *kalg, const unsi
 		goto err_errno;
 	INJECT(F_AUTHSIZE);
 	if (!ctr &&
-	    setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, EIP93_AFALG_TAGLEN) < 0)
+	    setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, EIP93_ENGINE_TAGLEN) < 0)
 		goto err_errno;
 	INJECT(F_ACCEPT);
 	ret = open_fd(k, 0);
@@ -281,7 +294,8 @@ err:
 	return ret;
 }
 
-void eip93_afalg_key_close(struct eip93_afalg_key *k)
+/* Both sockets closed (idempotent). */
+static void key_close(struct afalg_key *k)
 {
 	if (k->tfm_fd < 0 && k->op_fd < 0)
 		return;
@@ -289,213 +303,198 @@ void eip93_afalg_key_close(struct eip93_afalg_key *k)
 	atomic_fetch_sub(&open_sockets, 2);
 }
 
-int eip93_afalg_aead(struct eip93_afalg_key *k, int enc, const unsigned char *iv,
-		     const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
-		     unsigned char *out, unsigned char *tag)
+/* The next control message of @msg after @c (NULL: the first), of @type with @len data bytes. */
+static struct cmsghdr *put_cmsg(struct msghdr *msg, struct cmsghdr *c, int type, size_t len)
+{
+	c = c == NULL ? CMSG_FIRSTHDR(msg) : CMSG_NXTHDR(msg, c);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = type;
+	c->cmsg_len = CMSG_LEN(len);
+	return c;
+}
+
+static struct cmsghdr *put_u32(struct msghdr *msg, struct cmsghdr *c, int type, uint32_t v)
+{
+	c = put_cmsg(msg, c, type, sizeof(v));
+	memcpy(CMSG_DATA(c), &v, sizeof(v));
+	return c;
+}
+
+static struct cmsghdr *put_iv(struct msghdr *msg, struct cmsghdr *c, const unsigned char *iv,
+			      size_t ivlen)
+{
+	struct af_alg_iv *aiv;
+
+	c = put_cmsg(msg, c, ALG_SET_IV, sizeof(struct af_alg_iv) + ivlen);
+	aiv = (struct af_alg_iv *)(void *)CMSG_DATA(c);
+	aiv->ivlen = (uint32_t)ivlen;
+	memcpy(aiv->iv, iv, ivlen);
+	return c;
+}
+
+/*
+ * One operation: @msg (its iovecs hold @sent bytes) in one sendmsg, the
+ * result into @out (@nout iovecs, @got bytes) in one readv.  Returns 0, -EIO
+ * on a short send or read, or the -errno of sendmsg/readv (-EAGAIN on
+ * timeout).
+ */
+static int transact(const struct afalg_key *k, const struct msghdr *msg, size_t sent,
+		    const struct iovec *out, int nout, size_t got)
+{
+	ssize_t n;
+	int e = FAULT(F_SENDMSG);
+
+	if (e != 0)
+		return -e;
+	do {
+		n = sendmsg(k->op_fd, msg, 0);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != sent)
+		return -EIO;
+	e = FAULT(F_READ);
+	if (e != 0)
+		return -e;
+	do {
+		n = readv(k->op_fd, out, nout);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != got || FAULT(F_SHORTREAD) != 0)
+		return -EIO;
+	return 0;
+}
+
+/*
+ * One AEAD operation.  @enc: 1 encrypt (writes @out and @tag), 0 decrypt
+ * (reads @tag, writes @out).  @in may equal @out (the kernel copies its
+ * input at sendmsg).  Returns transact()'s answer, or -EBADMSG when
+ * decryption finds the tag wrong (then @out holds unauthenticated data that
+ * must not be released).
+ */
+static int aead(const struct afalg_key *k, int enc, const struct eip93_engine_msg *m)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(uint32_t)) +
-			 CMSG_SPACE(sizeof(struct af_alg_iv) + EIP93_AFALG_IVLEN) +
+			 CMSG_SPACE(sizeof(struct af_alg_iv) + EIP93_ENGINE_IVLEN) +
 			 CMSG_SPACE(sizeof(uint32_t))];
 		struct cmsghdr align;
 	} cbuf;
-	unsigned char aad_echo[EIP93_AFALG_MAX_AAD];
+	unsigned char aad_echo[EIP93_ENGINE_MAX_AAD];
 	struct msghdr msg;
 	struct cmsghdr *c;
-	struct af_alg_iv *aiv;
-	struct iovec iov[3];
-	uint32_t v;
-	size_t want;
-	ssize_t n;
-	int ret = 0, niov;
+	struct iovec in[3], out[3];
+	size_t tail = EIP93_ENGINE_TAGLEN;
 
-	if (k->op_fd < 0)
+	if (k == NULL || k->op_fd < 0)
 		return -EBADF;
-	if (aadlen > EIP93_AFALG_MAX_AAD)
+	if (m->aadlen > EIP93_ENGINE_MAX_AAD)
 		return -EINVAL;
-
 	memset(&cbuf, 0, sizeof(cbuf));
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_control = cbuf.buf;
 	msg.msg_controllen = sizeof(cbuf.buf);
+	c = put_u32(&msg, NULL, ALG_SET_OP, enc ? ALG_OP_ENCRYPT : ALG_OP_DECRYPT);
+	c = put_iv(&msg, c, m->iv, EIP93_ENGINE_IVLEN);
+	(void)put_u32(&msg, c, ALG_SET_AEAD_ASSOCLEN, (uint32_t)m->aadlen);
 
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_OP;
-	c->cmsg_len = CMSG_LEN(sizeof(uint32_t));
-	v = enc ? ALG_OP_ENCRYPT : ALG_OP_DECRYPT;
-	memcpy(CMSG_DATA(c), &v, sizeof(v));
-
-	c = CMSG_NXTHDR(&msg, c);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_IV;
-	c->cmsg_len = CMSG_LEN(sizeof(struct af_alg_iv) + EIP93_AFALG_IVLEN);
-	aiv = (struct af_alg_iv *)(void *)CMSG_DATA(c);
-	aiv->ivlen = EIP93_AFALG_IVLEN;
-	memcpy(aiv->iv, iv, EIP93_AFALG_IVLEN);
-
-	c = CMSG_NXTHDR(&msg, c);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
-	c->cmsg_len = CMSG_LEN(sizeof(uint32_t));
-	v = (uint32_t)aadlen;
-	memcpy(CMSG_DATA(c), &v, sizeof(v));
-
-	/* Input: AAD || data (|| tag when decrypting), straight from the caller. */
-	niov = 0;
-	iov[niov].iov_base = (void *)aad;
-	iov[niov++].iov_len = aadlen;
-	iov[niov].iov_base = (void *)in;
-	iov[niov++].iov_len = len;
-	if (!enc) {
-		iov[niov].iov_base = tag;
-		iov[niov++].iov_len = EIP93_AFALG_TAGLEN;
-	}
-	want = aadlen + len + (enc ? 0 : EIP93_AFALG_TAGLEN);
-	msg.msg_iov = iov;
-	msg.msg_iovlen = (size_t)niov;
-
-	INJECT(F_SENDMSG);
-	do {
-		n = sendmsg(k->op_fd, &msg, 0);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		goto err_errno;
-	if ((size_t)n != want)
-		return -EIO;
-
-	/* Output: AAD echo (discarded) || data (|| tag when encrypting); exact length. */
-	niov = 0;
-	iov[niov].iov_base = aad_echo;
-	iov[niov++].iov_len = aadlen;
-	iov[niov].iov_base = out;
-	iov[niov++].iov_len = len;
-	if (enc) {
-		iov[niov].iov_base = tag;
-		iov[niov++].iov_len = EIP93_AFALG_TAGLEN;
-	}
-	want = aadlen + len + (enc ? EIP93_AFALG_TAGLEN : 0);
-	INJECT(F_READ);
-	do {
-		n = readv(k->op_fd, iov, niov);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		goto err_errno;
-	if ((size_t)n != want || FAULT(F_SHORTREAD) != 0)
-		return -EIO;
-	return 0;
-
-err_errno:
-	ret = -errno;
-err:
-	return ret;
+	/* In: AAD || data (|| tag decrypting), straight from the caller; out: AAD echo
+	 * (discarded) || data (|| tag encrypting); exact lengths. */
+	in[0] = (struct iovec){ .iov_base = (void *)m->aad, .iov_len = m->aadlen };
+	in[1] = (struct iovec){ .iov_base = (void *)m->in, .iov_len = m->len };
+	in[2] = (struct iovec){ .iov_base = m->tag, .iov_len = tail };
+	out[0] = (struct iovec){ .iov_base = aad_echo, .iov_len = m->aadlen };
+	out[1] = (struct iovec){ .iov_base = m->out, .iov_len = m->len };
+	out[2] = in[2];
+	msg.msg_iov = in;
+	msg.msg_iovlen = enc ? 2 : 3;
+	return transact(k, &msg, m->aadlen + m->len + (enc ? 0 : tail), out, enc ? 3 : 2,
+			m->aadlen + m->len + (enc ? tail : 0));
 }
 
-int eip93_afalg_ctr(struct eip93_afalg_key *k, const unsigned char *ctrblk, const unsigned char *in,
-		    size_t len, unsigned char *out)
+/* One AES-CTR operation on an skcipher key from the counter block m->iv (16 bytes). */
+static int ctr(const struct afalg_key *k, const struct eip93_engine_msg *m)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(uint32_t)) +
-			 CMSG_SPACE(sizeof(struct af_alg_iv) + EIP93_AFALG_CTRBLK)];
+			 CMSG_SPACE(sizeof(struct af_alg_iv) + EIP93_ENGINE_CTRBLK)];
 		struct cmsghdr align;
 	} cbuf;
 	struct msghdr msg;
-	struct cmsghdr *c;
-	struct af_alg_iv *aiv;
-	struct iovec iov;
-	uint32_t v = ALG_OP_ENCRYPT;
-	ssize_t n;
-	int ret = 0;
+	struct iovec in, out;
 
-	if (k->op_fd < 0)
+	if (k == NULL || k->op_fd < 0)
 		return -EBADF;
 	memset(&cbuf, 0, sizeof(cbuf));
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_control = cbuf.buf;
 	msg.msg_controllen = sizeof(cbuf.buf);
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_OP;
-	c->cmsg_len = CMSG_LEN(sizeof(uint32_t));
-	memcpy(CMSG_DATA(c), &v, sizeof(v));
-	c = CMSG_NXTHDR(&msg, c);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_IV;
-	c->cmsg_len = CMSG_LEN(sizeof(struct af_alg_iv) + EIP93_AFALG_CTRBLK);
-	aiv = (struct af_alg_iv *)(void *)CMSG_DATA(c);
-	aiv->ivlen = EIP93_AFALG_CTRBLK;
-	memcpy(aiv->iv, ctrblk, EIP93_AFALG_CTRBLK);
-	iov.iov_base = (void *)in;
-	iov.iov_len = len;
-	msg.msg_iov = &iov;
+	(void)put_iv(&msg, put_u32(&msg, NULL, ALG_SET_OP, ALG_OP_ENCRYPT), m->iv,
+		     EIP93_ENGINE_CTRBLK);
+	in = (struct iovec){ .iov_base = (void *)m->in, .iov_len = m->len };
+	out = (struct iovec){ .iov_base = m->out, .iov_len = m->len };
+	msg.msg_iov = &in;
 	msg.msg_iovlen = 1;
-
-	INJECT(F_SENDMSG);
-	do {
-		n = sendmsg(k->op_fd, &msg, 0);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		goto err_errno;
-	if ((size_t)n != len)
-		return -EIO;
-	INJECT(F_READ);
-	do {
-		n = read(k->op_fd, out, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		goto err_errno;
-	if ((size_t)n != len || FAULT(F_SHORTREAD) != 0)
-		return -EIO;
-	return 0;
-
-err_errno:
-	ret = -errno;
-err:
-	return ret;
+	return transact(k, &msg, m->len, &out, 1, m->len);
 }
 
-/* The AF_ALG backend behind the engine interface (alg/engine.h). */
+/* The ops: the per-key state lives in k->priv, allocated when the key opens. */
 
-void eip93_engine_key_init(struct eip93_engine_key *k)
+static void be_close(struct eip93_engine_key *k)
 {
-	eip93_afalg_key_init(&k->afalg);
+	struct afalg_key *a = k->priv;
+
+	if (a == NULL)
+		return;
+	key_close(a);
+	free(a);
 	k->priv = NULL;
-	k->is_ctr = 0;
 }
 
 static int be_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 		   const unsigned char *key, size_t keylen)
 {
+	struct afalg_key *a;
+	int r;
+
+	be_close(k);
+	a = calloc(1, sizeof(*a));
+	if (a == NULL)
+		return -ENOMEM;
+	a->tfm_fd = a->op_fd = -1;
 	k->is_ctr = eip93_engine_kalg_is_ctr(c->kalg);
-	return eip93_afalg_key_open(&k->afalg, c->kalg, key, keylen, c->max_sockets, c->timeout_ms);
+	r = key_open(a, c->kalg, key, keylen, c->max_sockets, c->timeout_ms);
+	if (r < 0) {
+		free(a);
+		return r;
+	}
+	k->priv = a;
+	return 0;
 }
 
-static void be_close(struct eip93_engine_key *k)
-{
-	eip93_afalg_key_close(&k->afalg);
-}
-
+/* Open in this process: a forked child's inherited key has no sockets (atfork_child). */
 static int be_is_open(const struct eip93_engine_key *k)
 {
-	return eip93_afalg_key_is_open(&k->afalg);
+	const struct afalg_key *a = k->priv;
+
+	return a != NULL && a->op_fd >= 0;
 }
 
 static int be_seal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
 {
-	return eip93_afalg_aead(&k->afalg, 1, m->iv, m->aad, m->aadlen, m->in, m->len, m->out,
-				m->tag);
+	return aead(k->priv, 1, m);
 }
 
 static int be_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
 {
-	return eip93_afalg_aead(&k->afalg, 0, m->iv, m->aad, m->aadlen, m->in, m->len, m->out,
-				m->tag);
+	return aead(k->priv, 0, m);
 }
 
 static int be_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
 	(void)enc;
-	return eip93_afalg_ctr(&k->afalg, m->iv, m->in, m->len, m->out);
+	return ctr(k->priv, m);
 }
 
 const struct eip93_engine_ops eip93_engine_afalg = {
@@ -505,7 +504,7 @@ const struct eip93_engine_ops eip93_engine_afalg = {
 	.key_close = be_close,
 	.key_is_open = be_is_open,
 	.seal = be_seal,
-	.open = be_unseal,
+	.unseal = be_unseal,
 	.ctr = be_ctr,
-	.resources = eip93_afalg_open_sockets,
+	.resources = open_socket_count,
 };

@@ -198,7 +198,7 @@ static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_m
 	/* Opening may be in place: the ciphertext is hashed before the engine overwrites it. */
 	if (due && !enc && software_tag(ctx, m->iv, m->aad, m->aadlen, m->in, m->len, want) != 0)
 		due = 0;
-	r = enc ? e->seal(&ctx->key.ek, m) : e->open(&ctx->key.ek, m);
+	r = enc ? e->seal(&ctx->key.ek, m) : e->unseal(&ctx->key.ek, m);
 	/*
 	 * Sealing, the engine's tag must be the one over its ciphertext;
 	 * opening, it accepted the caller's tag, which must then be right.
@@ -229,7 +229,7 @@ int eip93_engine_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 	const struct eip93_engine_ops *e = ctx->env->engine;
 	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag };
 
-	return enc ? e->seal(&ctx->key.ek, &m) : e->open(&ctx->key.ek, &m);
+	return enc ? e->seal(&ctx->key.ek, &m) : e->unseal(&ctx->key.ek, &m);
 }
 
 int eip93_engine_ctr(struct gcm_ctx *ctx, const unsigned char *ctrblk, const unsigned char *in,

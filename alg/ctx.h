@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The AES-GCM cipher context, shared by the files that make up the cipher
- * (and only by them):
- *   gcm.c      the dispatch functions: every call reaches the delegate, the
- *              shadow state moves after each one
- *   params.c   parameters: cipher-level answers, forwarding, dispatch tables
- *   offload.c  an engine message: first data, replay, final
- *   tls12.c    a TLS 1.2 record on the engine
- *   key.c      the key: lazy open, known-answer check, error and fault accounting
- *   compose.c  the composition: an engine message from backend requests
- *   verify.c   the integrity check of every engine result
- * Routing is route.c's alone; the shadow state is shadow.c's alone.
+ * (and only by them; docs/design.md has the table of alg/ and what each file
+ * owns).  Routing is route.h's alone, the message pipeline pipeline.h's, the
+ * shadow state shadow.c's.
  */
 #ifndef EIP93_CTX_H
 #define EIP93_CTX_H
@@ -88,14 +81,13 @@ void eip93_count_engine(struct gcm_ctx *ctx, size_t len);
 void eip93_count_replay(struct gcm_ctx *ctx, size_t len);
 /* An engine call failed with @err: classify, account; returns the reason to count. */
 enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const char *where);
-/* An engine operation's result failed its integrity check (a positive return). */
-#define EIP93_ENGINE_WRONG 1
 /*
- * What an engine operation's non-zero result @e means: a wrong result (a
- * fault), a refused tag (the delegate decides), or an error; accounted, and
+ * What an engine step's non-zero result @e means (eip93_route_outcome(); @tls:
+ * a TLS 1.2 record): a wrong result (a fault), a refused tag (the delegate
+ * decides), a record the engine could not take, or an error; accounted, and
  * the reason the message then goes to software returned.
  */
-enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, const char *where);
+enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, int tls, const char *where);
 /* The engine's result was wrong: the key goes to software, the fault is counted. */
 void eip93_engine_fault(struct gcm_ctx *ctx, const char *what);
 /* AES-GCM encryption by the delegate in a context of its own, with the context's key; 1 or 0. */

@@ -2,20 +2,22 @@
 /*
  * The engine interface: what the AES-GCM layer needs from whatever computes
  * an eligible message (the shape of OpenSSL's PROV_GCM_HW).  A backend opens
- * a key, seals (encrypts) or opens (decrypts) one whole message with a
+ * a key, seals (encrypts) or unseals (decrypts) one whole message with a
  * 12-byte IV and a 16-byte tag, and closes the key.  Backends return 0 or
  * -errno and never touch OpenSSL's error stack; they know nothing of EVP,
  * routing, replays or integrity checks, which live above them, once.
  *
  * Two kinds of kernel algorithm sit behind it (the "composition", named by
  * the algorithm the gate bound): a kernel AES-GCM such as
- * gcm_base(ctr(aes-eip93),ghash-generic), whose seal and open are one
+ * gcm_base(ctr(aes-eip93),ghash-generic), whose seal and unseal are one
  * backend request each, and the engine's AES-CTR alone, ctr(aes-eip93),
  * for which the backend offers ctr() and the AES-GCM layer composes the
- * message with GHASH and the tag in libcrypto (alg/ctrgcm.c).
+ * message with GHASH and the tag in libcrypto (alg/compose.c).
  *
  * Backends: AF_ALG (alg/afalg.c, the product) and, in test builds only, a
- * user-space fake with fault injection (alg/fake.c).
+ * user-space fake with fault injection (alg/fake.c).  What a backend keeps
+ * per key is its own (struct eip93_engine_key's @priv); every backend
+ * function is static behind its ops table.
  */
 #ifndef EIP93_ENGINE_H
 #define EIP93_ENGINE_H
@@ -25,12 +27,7 @@
 
 #include <openssl/types.h>
 
-#include "afalg.h"
-
-#define EIP93_ENGINE_IVLEN 12
-#define EIP93_ENGINE_TAGLEN 16
-#define EIP93_ENGINE_MAX_AAD 512
-#define EIP93_ENGINE_CTRBLK 16
+#include "shape.h"
 
 /* The CTR-only composition's kernel algorithm: the engine's AES-CTR. */
 #define EIP93_KALG_CTR "ctr(aes-eip93)"
@@ -51,9 +48,8 @@ struct eip93_engine_cfg {
 
 /* One key's backend state. */
 struct eip93_engine_key {
-	struct eip93_afalg_key afalg; /* AF_ALG backend */
-	void *priv;		      /* other backends */
-	int is_ctr;		      /* opened on an AES-CTR algorithm */
+	void *priv; /* the backend's own, NULL when closed (eip93_engine_key_init) */
+	int is_ctr; /* opened on an AES-CTR algorithm */
 };
 
 /* One whole message: AAD and payload in, payload and (sealing) tag out. */
@@ -82,7 +78,7 @@ struct eip93_engine_ops {
 	int (*seal)(struct eip93_engine_key *k, const struct eip93_engine_msg *m);
 	/* Decrypt: -EBADMSG when the tag is wrong (m->out then holds
 	 * unauthenticated bytes that must never be released). */
-	int (*open)(struct eip93_engine_key *k, const struct eip93_engine_msg *m);
+	int (*unseal)(struct eip93_engine_key *k, const struct eip93_engine_msg *m);
 	/*
 	 * A key opened on an AES-CTR algorithm: m->len bytes of m->in XOR the
 	 * keystream from the counter block m->iv (EIP93_ENGINE_CTRBLK bytes,
@@ -96,7 +92,11 @@ struct eip93_engine_ops {
 };
 
 /* eip93_engine_key_init() - a closed key of any backend. */
-void eip93_engine_key_init(struct eip93_engine_key *k);
+static inline void eip93_engine_key_init(struct eip93_engine_key *k)
+{
+	k->priv = NULL;
+	k->is_ctr = 0;
+}
 
 extern const struct eip93_engine_ops eip93_engine_afalg;
 

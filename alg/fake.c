@@ -470,7 +470,7 @@ const struct eip93_engine_ops eip93_engine_fake = {
 	.key_close = fake_close,
 	.key_is_open = fake_is_open,
 	.seal = fake_seal,
-	.open = fake_unseal,
+	.unseal = fake_unseal,
 	.ctr = fake_ctr,
 	.resources = fake_resources,
 };

@@ -43,10 +43,11 @@ void eip93_count_engine(struct gcm_ctx *ctx, size_t len)
 void eip93_count_replay(struct gcm_ctx *ctx, size_t len)
 {
 	struct eip93_stats *st = ctx->env->stats;
+	const struct eip93_route_run o = { .stage = EIP93_STAGE_REPLAY };
 
 	atomic_fetch_sub_explicit(&st->engine_messages, 1, memory_order_relaxed);
 	atomic_fetch_sub_explicit(&st->engine_bytes, len, memory_order_relaxed);
-	eip93_count_sw(ctx, EIP93_SW_REPLAY);
+	eip93_count_sw(ctx, eip93_route_outcome(&o));
 }
 
 /* Switch the engine off for the process; the first caller writes why. */
@@ -60,23 +61,13 @@ static void engine_disable(struct eip93_alg_env *env, const char *fmt, unsigned 
 	atomic_store_explicit(&env->engine_disabled, 1, memory_order_release);
 }
 
-/*
- * Errors that say nothing about the engine: the process is short of memory
- * or descriptors, or handed a bad buffer.  The message goes to software; the
- * engine keeps its standing.
- */
-static int resource_error(int err)
-{
-	return err == -ENOMEM || err == -ENOBUFS || err == -EMFILE || err == -ENFILE ||
-	       err == -EFAULT;
-}
-
 enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const char *where)
 {
 	struct eip93_alg_env *env = ctx->env;
 	unsigned int n;
 
-	if (resource_error(err))
+	/* Errors that say nothing about the engine: it keeps its standing. */
+	if (eip93_route_resource_error(err))
 		return EIP93_SW_ERROR;
 	env->engine->key_close(&ctx->key.ek);
 	ctx->key.verified_pid = 0; /* reopened after an engine error: checked again */
@@ -106,22 +97,24 @@ void eip93_engine_fault(struct gcm_ctx *ctx, const char *what)
 			       n, "fault", what);
 }
 
-enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, const char *where)
+enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, int tls, const char *where)
 {
-	if (e == EIP93_ENGINE_WRONG) {
+	const struct eip93_route_run o = { .stage = EIP93_STAGE_ENGINE, .err = e, .tls = tls };
+	enum eip93_sw_reason r = eip93_route_outcome(&o);
+
+	if (r == EIP93_SW_FAULT) {
 		eip93_engine_fault(ctx, where);
-		return EIP93_SW_FAULT;
-	}
-	if (e == -EBADMSG) {
+	} else if (r == EIP93_SW_REFUSED) {
 		/*
 		 * The delegate decides, as it would have; if it accepts the same
 		 * message, tag and direction, the engine was wrong (gcm.c).
 		 */
 		ctx->engine_rejected = 1;
 		atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
-		return EIP93_SW_REFUSED;
+	} else if (r == EIP93_SW_ERROR) {
+		(void)eip93_engine_failed(ctx, e, where);
 	}
-	return eip93_engine_failed(ctx, e, where);
+	return r; /* EIP93_SW_TLS: a record the engine could not take says nothing of it */
 }
 
 void eip93_key_forget(struct gcm_ctx *ctx)
@@ -269,23 +262,29 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 	struct eip93_alg_env *env = ctx->env;
 	struct eip93_stats *st = env->stats;
 	struct eip93_engine_cfg cfg;
+	struct eip93_route_run o = { .stage = EIP93_STAGE_SANDBOX };
+	enum eip93_sw_reason why;
 	int r, verified;
 
-	if (ctx->key.failed)
-		return EIP93_SW_KEYCHECK;
 	if (env->engine->key_is_open(&ctx->key.ek))
 		return EIP93_SW_NONE;
 	if (eip93_sandboxed())
-		return EIP93_SW_SECCOMP; /* no socket() in a sandbox; tried again at the next key */
+		return eip93_route_outcome(
+			&o); /* no socket() in a sandbox; tried at the next key */
 	cfg.kalg = env->kalg;
 	cfg.max_sockets = env->max_sockets;
 	cfg.timeout_ms = env->timeout_ms;
 	cfg.libctx = env->libctx;
 	r = env->engine->key_open(&ctx->key.ek, &cfg, ctx->key.bytes, ctx->key.len);
-	if (r == -EMFILE && env->engine->resources() + 2 > env->max_sockets)
-		return EIP93_SW_SOCKCAP;
-	if (r < 0)
-		return eip93_engine_failed(ctx, r, "open");
+	if (r < 0) {
+		o.stage = EIP93_STAGE_OPEN;
+		o.err = r;
+		o.at_cap = env->engine->resources() + 2 > env->max_sockets;
+		why = eip93_route_outcome(&o);
+		if (why == EIP93_SW_ERROR)
+			(void)eip93_engine_failed(ctx, r, "open");
+		return why;
+	}
 	r = eip93_verify_key_init(ctx);
 	if (r == 0)
 		r = eip93_compose_key_init(ctx);
@@ -297,21 +296,23 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 	verified = ctx->key.verified_pid == (int)getpid();
 	if (r == 0 && !verified)
 		r = ctx->key.ek.is_ctr ? ctr_key_check(ctx) : key_check(ctx);
-	if (r == -EBADMSG) {
-		/* A wrong answer: this key stays in software, and the engine is suspect. */
-		eip93_stat_add(&st->key_checks_failed, 1);
-		eip93_engine_fault(ctx, "known-answer check");
-		return EIP93_SW_KEYCHECK;
-	}
 	if (r < 0) {
-		if (resource_error(r)) {
+		o.stage = EIP93_STAGE_KEYCHECK;
+		o.err = r;
+		why = eip93_route_outcome(&o);
+		if (why == EIP93_SW_ERROR) {
 			env->engine->key_close(&ctx->key.ek); /* tried again at the next message */
-			return EIP93_SW_ERROR;
+			return why;
 		}
-		ctx->key.failed = 1;
 		eip93_stat_add(&st->key_checks_failed, 1);
-		eip93_engine_failed(ctx, r, "key check");
-		return EIP93_SW_KEYCHECK;
+		if (r == -EBADMSG) {
+			/* A wrong answer: this key stays in software, and the engine is suspect. */
+			eip93_engine_fault(ctx, "known-answer check");
+		} else {
+			ctx->key.failed = 1;
+			(void)eip93_engine_failed(ctx, r, "key check");
+		}
+		return why;
 	}
 	if (!verified)
 		eip93_stat_add(&st->key_checks_passed, 1);

@@ -10,7 +10,7 @@
  * wrong results and refused tags restore the input and give the message to
  * the delegate, so a caller sees exactly the default provider's behaviour.
  */
-#include "ctx.h"
+#include "pipeline.h"
 
 #include <errno.h>
 #include <string.h>
@@ -181,12 +181,6 @@ static void route_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m,
 			size_t inl)
 {
 	*m = (struct eip93_route_msg){
-		.engine_available =
-			atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed),
-		.key_set = ctx->key.set,
-		.key_failed = ctx->key.failed,
-		.enc = ctx->sh.enc,
-		.ivlen = ctx->sh.ivlen,
 		.iv_usable = eip93_shadow_iv_usable(&ctx->sh),
 		.taglen = ctx->sh.taglen,
 		.aadlen = ctx->sh.aadlen,
@@ -195,6 +189,7 @@ static void route_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m,
 		.in = in,
 		.out = out,
 	};
+	eip93_pipeline_facts(ctx, m);
 }
 
 /* The reason a message without data ends in software (counted at its final). */
@@ -206,43 +201,34 @@ enum eip93_sw_reason eip93_offload_reason_empty(const struct gcm_ctx *ctx)
 	return eip93_route(&ctx->env->limits, &m);
 }
 
+/* The generic shape's engine step: the whole first data as one engine operation. */
+static int generic_engine(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t len)
+{
+	int e = engine_data(ctx, io->out, io->in, len);
+
+	if (e == 0)
+		*io->outl = len;
+	return e;
+}
+
+static const struct eip93_pipe_shape generic_shape = {
+	.where = "data",
+	.ev_engine = EIP93_EV_ENGINE,
+	.ev_sw = EIP93_EV_DATA,
+	.ev_len = 1,
+	.engine = generic_engine,
+};
+
 int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *out,
 			     size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
 {
+	struct eip93_pipe_io io = {
+		.sw_op = sw_op, .out = out, .outl = outl, .outsize = outsize, .in = in, .inl = inl
+	};
 	struct eip93_route_msg m;
-	struct eip93_adapt_tok at = { 0 };
-	enum eip93_sw_reason r;
-	int e, ok;
 
 	route_facts(ctx, &m, out, outsize, in, inl);
-	r = eip93_route(&ctx->env->limits, &m);
-	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
-	if (r == EIP93_SW_NONE && eip93_adapt_begin(ctx, inl, &at)) {
-		m.adapt_sw = 1;
-		r = eip93_route(&ctx->env->limits, &m);
-	}
-	if (r == EIP93_SW_NONE)
-		r = eip93_key_ready(ctx);
-	if (r == EIP93_SW_NONE) {
-		eip93_adapt_clock(&at); /* adaptive routing */
-		e = engine_data(ctx, out, in, inl);
-		eip93_adapt_end(&at, e == 0); /* adaptive routing */
-		if (e == 0) {
-			eip93_count_engine(ctx, inl);
-			eip93_shadow_ev(ctx, EIP93_EV_ENGINE, NULL, inl);
-			*outl = inl;
-			return 1;
-		}
-		r = eip93_engine_outcome(ctx, e, "data");
-	}
-	eip93_count_sw(ctx, r);
-	if (r == EIP93_SW_ADAPT)
-		eip93_adapt_clock(&at); /* adaptive routing: a software sample */
-	ok = sw_op(ctx->swctx, out, outl, outsize, in, inl);
-	if (r == EIP93_SW_ADAPT)
-		eip93_adapt_end(&at, ok);
-	eip93_shadow_ev(ctx, EIP93_EV_DATA, NULL, inl);
-	return ok;
+	return eip93_pipeline_run(ctx, &generic_shape, &m, &io);
 }
 
 int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The routing rule (route.h, inline there: it runs per message): its helpers. */
+/*
+ * The routing rule's helpers (eip93_route() itself is inline in route.h: it
+ * runs per message) and the reasons of runtime outcomes.
+ */
 #include "route.h"
 
 #include <stdint.h>
@@ -11,6 +14,29 @@ int eip93_route_overlap(const unsigned char *in, const unsigned char *out, size_
 	if (in == NULL || out == NULL || len == 0 || a == b)
 		return 0; /* exact in-place is fine */
 	return a < b ? b - a < len : a - b < len;
+}
+
+enum eip93_sw_reason eip93_route_outcome(const struct eip93_route_run *o)
+{
+	switch (o->stage) {
+	case EIP93_STAGE_SANDBOX:
+		return EIP93_SW_SECCOMP;
+	case EIP93_STAGE_OPEN:
+		return o->err == -EMFILE && o->at_cap ? EIP93_SW_SOCKCAP : EIP93_SW_ERROR;
+	case EIP93_STAGE_KEYCHECK:
+		return eip93_route_resource_error(o->err) ? EIP93_SW_ERROR : EIP93_SW_KEYCHECK;
+	case EIP93_STAGE_ENGINE:
+		if (o->err == EIP93_ENGINE_WRONG)
+			return EIP93_SW_FAULT;
+		if (o->err == -EBADMSG)
+			return EIP93_SW_REFUSED;
+		if (o->tls && o->err == -EINVAL)
+			return EIP93_SW_TLS;
+		return EIP93_SW_ERROR;
+	case EIP93_STAGE_REPLAY:
+		return EIP93_SW_REPLAY;
+	}
+	return EIP93_SW_ERROR;
 }
 
 const char *eip93_sw_reason_name(enum eip93_sw_reason r)

@@ -7,7 +7,7 @@
  * (decrypting), and ends the pending record; the engine does the payload.
  * The engine's result is verified before it is released.
  */
-#include "ctx.h"
+#include "pipeline.h"
 
 #include <errno.h>
 #include <string.h>
@@ -134,76 +134,69 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 	return r;
 }
 
+/*
+ * The record shape's engine step.  Encrypting, a failure after the delegate
+ * handed out the explicit IV ends the record here (io->done): refused by the
+ * delegate (-EINVAL, its errors queued, the record untouched), or sealed in
+ * software (the engine's error returned for the accounting).
+ */
+static int record_engine(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t len)
+{
+	int e, failed = 0;
+
+	if (!ctx->sh.enc) {
+		e = record_open(ctx, io->out, len);
+		if (e == 0)
+			*io->outl = io->oneshot ? io->inl : len;
+		return e;
+	}
+	e = record_seal(ctx, io->sw_op, io->out, len, &failed);
+	if (e == 0) {
+		*io->outl = io->inl;
+		return 0;
+	}
+	io->done = 1;
+	if (e == REFUSED) {
+		io->ret = 0; /* as the delegate refuses the real record, with its errors */
+		return -EINVAL;
+	}
+	io->ret = e == SEALED;
+	*io->outl = e == SEALED ? io->inl : 0;
+	return failed;
+}
+
+static const struct eip93_pipe_shape record_shape = {
+	.where = "tls record",
+	.tls = 1,
+	.ev_engine = EIP93_EV_TLS_RECORD,
+	.ev_sw = EIP93_EV_TLS_RECORD,
+	.refused_fault = "a TLS record tag the engine refused and software accepted",
+	.engine = record_engine,
+};
+
 int eip93_tls12_record(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, int oneshot, unsigned char *out,
 		       size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
 {
-	struct eip93_route_msg m = { 0 };
-	struct eip93_adapt_tok at = { 0 };
-	size_t len = inl >= EIV + TAG ? inl - EIV - TAG : 0;
+	struct eip93_pipe_io io = { .sw_op = sw_op,
+				    .out = out,
+				    .outl = outl,
+				    .outsize = outsize,
+				    .in = in,
+				    .inl = inl,
+				    .oneshot = oneshot };
 	unsigned char probe_iv[EIP93_ENGINE_IVLEN];
-	enum eip93_sw_reason r;
-	int e, failed = 0, ok;
+	struct eip93_route_msg m = {
+		.tls = 1,
+		/* The delegate hands out or takes the explicit IV only with IV generation on. */
+		.tls_ok = ctx->sh.tls == EIP93_TLS_SET && in == out && in != NULL &&
+			  inl >= EIV + TAG && eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0 &&
+			  ctx->sh.gen,
+		.taglen = TAG,
+		.aadlen = sizeof(ctx->sh.tls_aad),
+		.len = inl >= EIV + TAG ? inl - EIV - TAG : 0,
+		.room = outsize >= inl,
+	};
 
-	m.engine_available =
-		atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed);
-	m.key_set = ctx->key.set;
-	m.key_failed = ctx->key.failed;
-	m.enc = ctx->sh.enc;
-	m.ivlen = ctx->sh.ivlen;
-	m.tls = 1;
-	/* The delegate hands out or takes the explicit IV only with IV generation on. */
-	m.tls_ok = ctx->sh.tls == EIP93_TLS_SET && in == out && in != NULL && inl >= EIV + TAG &&
-		   eip93_shadow_tls_iv(&ctx->sh, in, probe_iv) == 0 && ctx->sh.gen;
-	m.taglen = TAG;
-	m.aadlen = sizeof(ctx->sh.tls_aad);
-	m.len = len;
-	m.room = outsize >= inl;
-	r = eip93_route(&ctx->env->limits, &m);
-	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
-	if (r == EIP93_SW_NONE && eip93_adapt_begin(ctx, len, &at)) {
-		m.adapt_sw = 1;
-		r = eip93_route(&ctx->env->limits, &m);
-	}
-	if (r == EIP93_SW_NONE)
-		r = eip93_key_ready(ctx);
-	if (r == EIP93_SW_NONE) {
-		eip93_adapt_clock(&at); /* adaptive routing */
-		e = ctx->sh.enc ? record_seal(ctx, sw_op, out, len, &failed)
-				: record_open(ctx, out, len);
-		eip93_adapt_end(&at, e == 0); /* adaptive routing */
-		if (e == 0) {
-			eip93_count_engine(ctx, len);
-			eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
-			*outl = oneshot || ctx->sh.enc ? inl : len;
-			return 1;
-		}
-		if (e == REFUSED) {
-			/* As the delegate refuses the real record, with its errors. */
-			eip93_count_sw(ctx, EIP93_SW_TLS);
-			eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
-			return 0;
-		}
-		if (ctx->sh.enc) {
-			/* The delegate has the record's state; software sealed the payload. */
-			r = failed == -EINVAL ? EIP93_SW_TLS
-					      : eip93_engine_outcome(ctx, failed, "tls record");
-			eip93_count_sw(ctx, r);
-			eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
-			*outl = e == SEALED ? inl : 0;
-			return e == SEALED;
-		}
-		r = e == -EINVAL ? EIP93_SW_TLS : eip93_engine_outcome(ctx, e, "tls record");
-	}
-	eip93_count_sw(ctx, r);
-	if (r == EIP93_SW_ADAPT)
-		eip93_adapt_clock(&at); /* adaptive routing: a software sample */
-	ok = sw_op(ctx->swctx, out, outl, outsize, in, inl);
-	if (r == EIP93_SW_ADAPT)
-		eip93_adapt_end(&at, ok);
-	if (ok && ctx->engine_rejected)
-		eip93_engine_fault(ctx,
-				   "a TLS record tag the engine refused and software accepted");
-	ctx->engine_rejected = 0;
-	eip93_shadow_ev(ctx, EIP93_EV_TLS_RECORD, NULL, 0);
-	return ok;
+	eip93_pipeline_facts(ctx, &m);
+	return eip93_pipeline_run(ctx, &record_shape, &m, &io);
 }

@@ -409,7 +409,7 @@ static int raw_message(struct runner *r)
 	}
 	if (r->gcm != NULL)
 		return raw_ctr(r, &m, r->c->enc);
-	return (r->c->enc ? e->seal(&r->ek, &m) : e->open(&r->ek, &m)) == 0 ? 0 : -1;
+	return (r->c->enc ? e->seal(&r->ek, &m) : e->unseal(&r->ek, &m)) == 0 ? 0 : -1;
 }
 
 int runner_op(struct runner *r)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * alg/afalg.c and fork (issue 20, R8): no window in which a fork leaves a
+ * alg/afalg.c and fork: no window in which a fork leaves a
  * key's AF_ALG sockets in the child.  The syscalls are stand-ins (the link
  * wraps socket, bind, setsockopt, accept4 and close: this host's kernel has
  * no AF_ALG), the registry and its pthread_atfork handlers are the real
@@ -24,7 +24,7 @@
 #include <linux/if_alg.h>
 
 #include "check.h"
-#include "../../alg/afalg.h"
+#include "../../alg/engine.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38
@@ -196,8 +196,9 @@ static int answer(void)
  * Open a key, fork at @p (P_CLOSE: in its close), close it; what the child
  * held, or -1 if the fork failed.
  */
-static int fork_at(enum point p, struct eip93_afalg_key *k)
+static int fork_at(enum point p, struct eip93_engine_key *k)
 {
+	const struct eip93_engine_cfg cfg = { .kalg = KALG, .max_sockets = 16, .timeout_ms = 100 };
 	int r;
 
 	nfds = 0;
@@ -205,23 +206,23 @@ static int fork_at(enum point p, struct eip93_afalg_key *k)
 	armed = p;
 	held = -3; /* the point was not reached */
 	pthread_mutex_unlock(&mu);
-	r = eip93_afalg_key_open(k, KALG, (const unsigned char *)"0123456789abcdef", 16, 16, 100);
+	r = eip93_engine_afalg.key_open(k, &cfg, (const unsigned char *)"0123456789abcdef", 16);
 	CHECK_EQ_INT(r, 0);
 	if (p == P_CLOSE)
-		eip93_afalg_key_close(k);
+		eip93_engine_afalg.key_close(k);
 	r = answer();
 	if (p != P_CLOSE)
-		eip93_afalg_key_close(k);
+		eip93_engine_afalg.key_close(k);
 	return r;
 }
 
 int main(void)
 {
-	struct eip93_afalg_key k;
+	struct eip93_engine_key k;
 	pthread_t t;
 	int control, n;
 
-	eip93_afalg_key_init(&k);
+	eip93_engine_key_init(&k);
 	if (pipe2(result, O_CLOEXEC) != 0 || pthread_create(&t, NULL, forker, NULL) != 0) {
 		perror("setup");
 		return 1;
@@ -248,7 +249,8 @@ int main(void)
 	n = fork_at(P_CLOSE, &k);
 	printf("fork right before close() of an open key: the child held %d\n", n);
 	CHECK_EQ_INT(n, 0);
-	CHECK_EQ_INT(eip93_afalg_open_sockets(), 0);
+	CHECK_EQ_INT(eip93_engine_afalg.resources(), 0);
+	CHECK(k.priv == NULL);
 
 	pthread_mutex_lock(&mu);
 	stop = 1;

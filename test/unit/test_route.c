@@ -1,11 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
-/* alg/route.c: the one routing decision over every shape. */
+/*
+ * alg/route.h, alg/route.c: the one routing decision over every shape, and
+ * the reasons of runtime outcomes.  Every software reason must come out of
+ * one of the two (test_every_reason).
+ */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
 #include "../../alg/route.h"
 
 static const struct eip93_route_limits lim = { 4096, 32768 };
+static int seen[EIP93_SW_NREASONS];
+
+/* eip93_route(), recording what it gave: only routing reasons, never a runtime outcome. */
+static enum eip93_sw_reason route(const struct eip93_route_limits *l,
+				  const struct eip93_route_msg *m)
+{
+	enum eip93_sw_reason r = eip93_route(l, m);
+
+	CHECK(r < EIP93_SW_FIRST_RUNTIME);
+	seen[r] = 1;
+	return r;
+}
+
+static enum eip93_sw_reason outcome(enum eip93_route_stage stage, int err, int at_cap, int tls)
+{
+	const struct eip93_route_run o = {
+		.stage = stage, .err = err, .at_cap = at_cap, .tls = tls
+	};
+	enum eip93_sw_reason r = eip93_route_outcome(&o);
+
+	CHECK(r != EIP93_SW_NONE);
+	seen[r] = 1;
+	return r;
+}
 
 static struct eip93_route_msg eligible(int enc)
 {
@@ -30,24 +60,24 @@ static void test_eligible(void)
 
 	for (int enc = 0; enc <= 1; enc++) {
 		m = eligible(enc);
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 		m.len = 4096;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 		m.len = 32768;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 		m.len = 4095;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
 		m.len = 32769;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
 		m.len = 0;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
 		m = eligible(enc);
 		m.aadlen = 0;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 		m.aadlen = 512;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 		m.aadlen = 513;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_AAD);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_AAD);
 	}
 }
 
@@ -57,45 +87,45 @@ static void test_reasons(void)
 
 	m = eligible(1);
 	m.engine_available = 0;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_GATE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
 	for (size_t iv = 1; iv <= 64; iv++) {
 		m = eligible(1);
 		m.ivlen = iv;
-		CHECK_EQ_INT(eip93_route(&lim, &m), iv == 12 ? EIP93_SW_NONE : EIP93_SW_NONCE);
+		CHECK_EQ_INT(route(&lim, &m), iv == 12 ? EIP93_SW_NONE : EIP93_SW_NONCE);
 	}
 	/* Decrypt needs the full tag before the data; encrypt never looks at it. */
 	for (size_t t = 0; t <= 16; t++) {
 		m = eligible(0);
 		m.taglen = t;
-		CHECK_EQ_INT(eip93_route(&lim, &m), t == 16 ? EIP93_SW_NONE : EIP93_SW_TAG);
+		CHECK_EQ_INT(route(&lim, &m), t == 16 ? EIP93_SW_NONE : EIP93_SW_TAG);
 		m = eligible(1);
 		m.taglen = t;
-		CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 	}
 	m = eligible(1);
 	m.key_failed = 1;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEYCHECK);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEYCHECK);
 	/* Adaptive routing's fact comes last: every other reason wins over it. */
 	m = eligible(0);
 	m.adapt_sw = 1;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_ADAPT);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_ADAPT);
 	m.key_failed = 1;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEYCHECK);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEYCHECK);
 	m = eligible(1);
 	m.adapt_sw = 1;
 	m.len = 10;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
 	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
 	m = eligible(0);
 	m.engine_available = 0;
 	m.ivlen = 8;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_GATE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
 	m.engine_available = 1;
 	m.taglen = 4;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONCE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
 	m.ivlen = 12;
 	m.len = 10;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_TAG);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_TAG);
 }
 
 /* Every other input that can send a message to software, and their order. */
@@ -105,31 +135,31 @@ static void test_inputs(void)
 
 	m = eligible(1);
 	m.key_set = 0;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEY);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEY);
 	m.engine_available = 0;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_GATE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
 	m = eligible(0);
 	m.iv_usable = 0;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_IV);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_IV);
 	m.ivlen = 16;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONCE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
 	m.key_set = 0;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_KEY);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEY);
 	/* A TLS 1.2 record is judged by its own preconditions, not the generic IV. */
 	m = eligible(1);
 	m.tls = 1;
 	m.iv_usable = 0;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_TLS);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_TLS);
 	m.tls_ok = 1;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 	m.ivlen = 8;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONCE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
 	/* No room for the output: the delegate reports it, from software. */
 	m = eligible(1);
 	m.room = 0;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_SIZE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
 	m.aadlen = 600;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_AAD);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_AAD);
 }
 
 static void test_overlap(void)
@@ -139,18 +169,18 @@ static void test_overlap(void)
 
 	m.in = buf;
 	m.out = buf;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE); /* exact in-place */
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE); /* exact in-place */
 	m.out = buf + 1;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_OVERLAP);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_OVERLAP);
 	m.out = buf + m.len - 1;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_OVERLAP);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_OVERLAP);
 	m.out = buf + m.len;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 	m.in = buf + m.len;
 	m.out = buf;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_NONE);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 	m.in = buf + 16;
-	CHECK_EQ_INT(eip93_route(&lim, &m), EIP93_SW_OVERLAP);
+	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_OVERLAP);
 	CHECK(!eip93_route_overlap(NULL, buf, 10));
 	CHECK(!eip93_route_overlap(buf, buf + 1, 0));
 	CHECK(eip93_route_overlap(buf, buf + 1, 2));
@@ -162,11 +192,55 @@ static void test_limits(void)
 	struct eip93_route_msg m = eligible(1);
 
 	m.len = 16;
-	CHECK_EQ_INT(eip93_route(&l, &m), EIP93_SW_NONE);
+	CHECK_EQ_INT(route(&l, &m), EIP93_SW_NONE);
 	m.len = 15;
-	CHECK_EQ_INT(eip93_route(&l, &m), EIP93_SW_SIZE);
+	CHECK_EQ_INT(route(&l, &m), EIP93_SW_SIZE);
 	m.len = 65536;
-	CHECK_EQ_INT(eip93_route(&l, &m), EIP93_SW_NONE);
+	CHECK_EQ_INT(route(&l, &m), EIP93_SW_NONE);
+}
+
+/* The runtime outcomes: what trying the engine showed, as a reason. */
+static void test_outcomes(void)
+{
+	CHECK_EQ_INT(outcome(EIP93_STAGE_SANDBOX, 0, 0, 0), EIP93_SW_SECCOMP);
+	/* Opening: at the cap it is the cap; -EMFILE below it is the process's own limit. */
+	CHECK_EQ_INT(outcome(EIP93_STAGE_OPEN, -EMFILE, 1, 0), EIP93_SW_SOCKCAP);
+	CHECK_EQ_INT(outcome(EIP93_STAGE_OPEN, -EMFILE, 0, 0), EIP93_SW_ERROR);
+	CHECK_EQ_INT(outcome(EIP93_STAGE_OPEN, -ENOENT, 1, 0), EIP93_SW_ERROR);
+	/* The known-answer check: a resource error retries later, anything else fails the key. */
+	CHECK_EQ_INT(outcome(EIP93_STAGE_KEYCHECK, -ENOMEM, 0, 0), EIP93_SW_ERROR);
+	CHECK_EQ_INT(outcome(EIP93_STAGE_KEYCHECK, -ENFILE, 0, 0), EIP93_SW_ERROR);
+	CHECK_EQ_INT(outcome(EIP93_STAGE_KEYCHECK, -EBADMSG, 0, 0), EIP93_SW_KEYCHECK);
+	CHECK_EQ_INT(outcome(EIP93_STAGE_KEYCHECK, -EIO, 0, 0), EIP93_SW_KEYCHECK);
+	/* The engine's answer. */
+	for (int tls = 0; tls <= 1; tls++) {
+		CHECK_EQ_INT(outcome(EIP93_STAGE_ENGINE, EIP93_ENGINE_WRONG, 0, tls),
+			     EIP93_SW_FAULT);
+		CHECK_EQ_INT(outcome(EIP93_STAGE_ENGINE, -EBADMSG, 0, tls), EIP93_SW_REFUSED);
+		CHECK_EQ_INT(outcome(EIP93_STAGE_ENGINE, -EIO, 0, tls), EIP93_SW_ERROR);
+		CHECK_EQ_INT(outcome(EIP93_STAGE_ENGINE, -EAGAIN, 0, tls), EIP93_SW_ERROR);
+		CHECK_EQ_INT(outcome(EIP93_STAGE_ENGINE, -EINVAL, 0, tls),
+			     tls ? EIP93_SW_TLS : EIP93_SW_ERROR);
+	}
+	CHECK_EQ_INT(outcome(EIP93_STAGE_REPLAY, 0, 0, 0), EIP93_SW_REPLAY);
+	/* The errors that say nothing about the engine. */
+	CHECK(eip93_route_resource_error(-ENOMEM) && eip93_route_resource_error(-ENOBUFS) &&
+	      eip93_route_resource_error(-EMFILE) && eip93_route_resource_error(-ENFILE) &&
+	      eip93_route_resource_error(-EFAULT));
+	CHECK(!eip93_route_resource_error(-EIO) && !eip93_route_resource_error(-EBADMSG) &&
+	      !eip93_route_resource_error(0));
+}
+
+/* Every software reason is given by eip93_route() or eip93_route_outcome(). */
+static void test_every_reason(void)
+{
+	for (int r = EIP93_SW_GATE; r < EIP93_SW_NREASONS; r++) {
+		if (!seen[r])
+			fprintf(stderr, "reason %s: given by neither route nor outcome\n",
+				eip93_sw_reason_name((enum eip93_sw_reason)r));
+		CHECK(seen[r]);
+	}
+	CHECK(seen[EIP93_SW_NONE]);
 }
 
 static void test_names(void)
@@ -190,6 +264,8 @@ int main(void)
 	test_inputs();
 	test_overlap();
 	test_limits();
+	test_outcomes();
+	test_every_reason();
 	test_names();
 	return check_done("test_route");
 }

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The one engine message pipeline: route → adaptive estimate → key ready →
+ * the engine step → its outcome → counting → (otherwise) the software op.
+ * Generic messages (offload.c: every message of TLS 1.3, OpenSSH packets,
+ * any EVP caller) and TLS 1.2 records (tls12.c) run through it; what differs
+ * between them is data and one callback, struct eip93_pipe_shape.
+ *
+ * Every reason a message goes to software comes from route.h: the routing
+ * reasons from eip93_route() over the message's facts, the runtime outcomes
+ * from eip93_route_outcome() (via eip93_key_ready() and
+ * eip93_engine_outcome(), key.c, which also do the accounting).
+ *
+ * Always inlined, and given a constant shape by each caller, so the
+ * compiler specialises it per shape (the callback becomes a direct call, the
+ * data constants): the pipeline costs what the two hand-written copies it
+ * replaced cost (test/icount holds the budget).
+ */
+#ifndef EIP93_PIPELINE_H
+#define EIP93_PIPELINE_H
+
+#include "ctx.h"
+
+/* One message's buffers and what the engine step reports back. */
+struct eip93_pipe_io {
+	eip93_sw_op_fn sw_op; /* the delegate's own call for the whole message */
+	unsigned char *out;
+	size_t *outl;
+	size_t outsize;
+	const unsigned char *in;
+	size_t inl;
+	int oneshot; /* through EVP_Cipher (TLS 1.2: the answer's length) */
+	/* Set by a failing engine step that ended the message itself: no software op. */
+	int done;
+	int ret; /* ... and the call's answer then */
+};
+
+struct eip93_pipe_shape {
+	const char *where; /* the step, in error texts */
+	int tls;	   /* a TLS 1.2 record: eip93_route_outcome()'s tls fact */
+	enum eip93_shadow_event ev_engine, ev_sw; /* the shadow's event after each path */
+	int ev_len;				  /* the events carry the payload length */
+	/*
+	 * Software's verdict on a tag the engine refused is known when the op
+	 * returns (a whole record): an accepted one is an engine fault, named so.
+	 */
+	const char *refused_fault;
+	/*
+	 * The engine step over an eligible message whose key is ready: 0 with
+	 * *io->outl set, EIP93_ENGINE_WRONG or -errno; it may set io->done and
+	 * io->ret when it ended the message without the software op.
+	 */
+	int (*engine)(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t len);
+};
+
+/* The facts every shape shares (the rest are the shape's). */
+static inline void eip93_pipeline_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m)
+{
+	m->engine_available =
+		atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed);
+	m->key_set = ctx->key.set;
+	m->key_failed = ctx->key.failed;
+	m->enc = ctx->sh.enc;
+	m->ivlen = ctx->sh.ivlen;
+}
+
+/**
+ * eip93_pipeline_run() - one message of @shape, routed by @m's facts.
+ * @m: the facts (eip93_pipeline_facts() plus the shape's); m->len is the
+ *     payload the engine would take
+ *
+ * Return: the call's answer (1 or 0), as the default provider's would be.
+ */
+static inline __attribute__((always_inline)) int eip93_pipeline_run(
+	struct gcm_ctx *ctx, const struct eip93_pipe_shape *shape, struct eip93_route_msg *m,
+	struct eip93_pipe_io *io)
+{
+	struct eip93_adapt_tok at = { 0 };
+	enum eip93_sw_reason r;
+	int e, ok;
+
+	r = eip93_route(&ctx->env->limits, m);
+	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
+	if (r == EIP93_SW_NONE && eip93_adapt_begin(ctx, m->len, &at)) {
+		m->adapt_sw = 1;
+		r = eip93_route(&ctx->env->limits, m);
+	}
+	if (r == EIP93_SW_NONE)
+		r = eip93_key_ready(ctx);
+	if (r == EIP93_SW_NONE) {
+		eip93_adapt_clock(&at); /* adaptive routing */
+		e = shape->engine(ctx, io, m->len);
+		eip93_adapt_end(&at, e == 0); /* adaptive routing */
+		if (e == 0) {
+			eip93_count_engine(ctx, m->len);
+			eip93_shadow_ev(ctx, shape->ev_engine, NULL, shape->ev_len ? m->len : 0);
+			return 1;
+		}
+		r = eip93_engine_outcome(ctx, e, shape->tls, shape->where);
+		if (io->done) {
+			eip93_count_sw(ctx, r);
+			eip93_shadow_ev(ctx, shape->ev_sw, NULL, shape->ev_len ? m->len : 0);
+			return io->ret;
+		}
+	}
+	eip93_count_sw(ctx, r);
+	if (r == EIP93_SW_ADAPT)
+		eip93_adapt_clock(&at); /* adaptive routing: a software sample */
+	ok = io->sw_op(ctx->swctx, io->out, io->outl, io->outsize, io->in, io->inl);
+	if (r == EIP93_SW_ADAPT)
+		eip93_adapt_end(&at, ok);
+	if (shape->refused_fault != NULL) {
+		if (ok && ctx->engine_rejected)
+			eip93_engine_fault(ctx, shape->refused_fault);
+		ctx->engine_rejected = 0;
+	}
+	eip93_shadow_ev(ctx, shape->ev_sw, NULL, shape->ev_len ? m->len : 0);
+	return ok;
+}
+
+#endif /* EIP93_PIPELINE_H */

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The shape of a message the engine takes, defined once: a 12-byte IV, a
+ * 16-byte tag, at most 512 bytes of AAD; AES-CTR requests start at a 16-byte
+ * counter block.  Routing (route.h), the engine interface (engine.h) and the
+ * backends use these names.  docs/contract.md "Eligible messages".
+ */
+#ifndef EIP93_SHAPE_H
+#define EIP93_SHAPE_H
+
+#define EIP93_ENGINE_IVLEN 12
+#define EIP93_ENGINE_TAGLEN 16
+#define EIP93_ENGINE_MAX_AAD 512
+#define EIP93_ENGINE_CTRBLK 16
+
+/* An engine step's answer besides 0 and -errno: the result failed its integrity check. */
+#define EIP93_ENGINE_WRONG 1
+
+#endif /* EIP93_SHAPE_H */
