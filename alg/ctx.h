@@ -72,28 +72,42 @@ struct gcm_ctx {
 	int engine_rejected;
 };
 
-/* key.c */
+/* key.c: the key; eip93_key_ready(): open and checked, or the runtime outcome that says why not */
 void eip93_key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen);
 void eip93_key_forget(struct gcm_ctx *ctx);
 enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx);
-void eip93_count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r);
-void eip93_count_engine(struct gcm_ctx *ctx, size_t len);
+/* AES-GCM encryption by the delegate in a context of its own, with the context's key; 1 or 0. */
+int eip93_key_sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
+		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
+		      unsigned char *tag);
+
+/* account.c: counters, and what errors and faults say about the engine */
+/* (Inline: per message.) */
+static inline void eip93_count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
+{
+	eip93_stat_add(&ctx->env->stats->sw_by_reason[r], 1); /* the total is their sum */
+}
+
+static inline void eip93_count_engine(struct gcm_ctx *ctx, size_t len)
+{
+	struct eip93_stats *st = ctx->env->stats;
+
+	atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
+	eip93_stat_add(&st->engine_messages, 1);
+	eip93_stat_add(&st->engine_bytes, len);
+}
 void eip93_count_replay(struct gcm_ctx *ctx, size_t len);
 /* An engine call failed with @err: classify, account; returns the reason to count. */
-enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const char *where);
+enum eip93_sw_reason eip93_account_error(struct gcm_ctx *ctx, int err, const char *where);
 /*
  * What an engine step's non-zero result @e means (eip93_route_outcome(); @tls:
  * a TLS 1.2 record): a wrong result (a fault), a refused tag (the delegate
  * decides), a record the engine could not take, or an error; accounted, and
  * the reason the message then goes to software returned.
  */
-enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, int tls, const char *where);
+enum eip93_sw_reason eip93_account_outcome(struct gcm_ctx *ctx, int e, int tls, const char *where);
 /* The engine's result was wrong: the key goes to software, the fault is counted. */
-void eip93_engine_fault(struct gcm_ctx *ctx, const char *what);
-/* AES-GCM encryption by the delegate in a context of its own, with the context's key; 1 or 0. */
-int eip93_key_sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
-		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
-		      unsigned char *tag);
+void eip93_account_fault(struct gcm_ctx *ctx, const char *what);
 
 /*
  * compose.c: one engine message in the bound composition (engine AES-CTR

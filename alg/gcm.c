@@ -367,9 +367,27 @@ static int sw_ended(struct gcm_ctx *ctx, int ok)
 	if (ctx->sh.msg == EIP93_MSG_IDLE && ctx->sh.tls == EIP93_TLS_NONE)
 		eip93_count_sw(ctx, eip93_offload_reason_empty(ctx));
 	if (ok && ctx->engine_rejected)
-		eip93_engine_fault(ctx, "a tag the engine refused and software accepted");
+		eip93_account_fault(ctx, "a tag the engine refused and software accepted");
 	ctx->engine_rejected = 0;
 	eip93_shadow_ev(ctx, EIP93_EV_FINAL, NULL, 0);
+	return ok;
+}
+
+/*
+ * The delegate processed AAD (@out NULL) or data in software, successfully
+ * or not: the shadow follows; more data means the engine's refused tag, if
+ * any, was another message's.
+ */
+static inline __attribute__((always_inline)) int sw_moved(struct gcm_ctx *ctx, int ok,
+							  const unsigned char *out,
+							  const unsigned char *in, size_t inl)
+{
+	if (out != NULL && inl > 0)
+		ctx->engine_rejected = 0;
+	if (ok)
+		eip93_shadow_ev(ctx, out == NULL ? EIP93_EV_AAD : EIP93_EV_DATA, in, inl);
+	else if (out != NULL)
+		eip93_shadow_ev(ctx, EIP93_EV_DATA, NULL, inl);
 	return ok;
 }
 
@@ -392,13 +410,7 @@ int eip93_gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 	ok = ctx->sw->update(ctx->swctx, out, outl, outsize, in, inl);
 	if (in == NULL)
 		return sw_ended(ctx, ok); /* the delegate takes no input as its final */
-	if (out != NULL)
-		ctx->engine_rejected = 0; /* more data: the engine saw another message */
-	if (ok)
-		eip93_shadow_ev(ctx, out == NULL ? EIP93_EV_AAD : EIP93_EV_DATA, in, inl);
-	else if (out != NULL)
-		eip93_shadow_ev(ctx, EIP93_EV_DATA, NULL, inl);
-	return ok;
+	return sw_moved(ctx, ok, out, in, inl);
 }
 
 int eip93_gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
@@ -445,13 +457,7 @@ int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 	if (out != NULL && ctx->sh.msg == EIP93_MSG_IDLE && inl > 0)
 		return eip93_offload_first_data(ctx, ctx->sw->cipher, out, outl, outsize, in, inl);
 	ok = ctx->sw->cipher(ctx->swctx, out, outl, outsize, in, inl);
-	if (out != NULL && inl > 0)
-		ctx->engine_rejected = 0; /* more data: the engine saw another message */
-	if (ok)
-		eip93_shadow_ev(ctx, out == NULL ? EIP93_EV_AAD : EIP93_EV_DATA, in, inl);
-	else if (out != NULL)
-		eip93_shadow_ev(ctx, EIP93_EV_DATA, NULL, inl);
-	return ok;
+	return sw_moved(ctx, ok, out, in, inl);
 }
 
 /* The first IV_GEN request in @params (the key every caller but OpenSSH's never asks). */

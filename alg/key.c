@@ -2,9 +2,8 @@
 /*
  * The cipher context's key: kept for the lazy engine open, verified by a
  * known-answer check when its engine key opens, forgotten (cleansed) when
- * replaced.  Also where engine outcomes are accounted: messages, errors
- * classified by what they say about the engine, and faults (wrong results),
- * repeated ones switching the engine off for the process.
+ * replaced.  What opening and checking it showed is a runtime outcome
+ * (route.h), accounted by account.c.
  */
 #include "ctx.h"
 #include "sandbox.h"
@@ -24,98 +23,6 @@
 #define KAT_BEFORE_PAGE 96 /* the message starts this far before a page boundary */
 #define KAT_AAD 13
 #define KAT_CTR_BLKS ((size_t)32) /* the CTR-only check: 512 bytes */
-
-void eip93_count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)
-{
-	eip93_stat_add(&ctx->env->stats->sw_by_reason[r], 1); /* the total is their sum */
-}
-
-void eip93_count_engine(struct gcm_ctx *ctx, size_t len)
-{
-	struct eip93_stats *st = ctx->env->stats;
-
-	atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
-	eip93_stat_add(&st->engine_messages, 1);
-	eip93_stat_add(&st->engine_bytes, len);
-}
-
-/* The engine's message left it by a replay: it counts once, as software. */
-void eip93_count_replay(struct gcm_ctx *ctx, size_t len)
-{
-	struct eip93_stats *st = ctx->env->stats;
-	const struct eip93_route_run o = { .stage = EIP93_STAGE_REPLAY };
-
-	atomic_fetch_sub_explicit(&st->engine_messages, 1, memory_order_relaxed);
-	atomic_fetch_sub_explicit(&st->engine_bytes, len, memory_order_relaxed);
-	eip93_count_sw(ctx, eip93_route_outcome(&o));
-}
-
-/* Switch the engine off for the process; the first caller writes why. */
-static void engine_disable(struct eip93_alg_env *env, const char *fmt, unsigned int n,
-			   const char *where, const char *what)
-{
-	if (atomic_exchange(&env->disable_claimed, 1))
-		return;
-	BIO_snprintf(env->disabled_reason, sizeof(env->disabled_reason), fmt, n, where, what);
-	atomic_store(&env->engine_available, 0);
-	atomic_store_explicit(&env->engine_disabled, 1, memory_order_release);
-}
-
-enum eip93_sw_reason eip93_engine_failed(struct gcm_ctx *ctx, int err, const char *where)
-{
-	struct eip93_alg_env *env = ctx->env;
-	unsigned int n;
-
-	/* Errors that say nothing about the engine: it keeps its standing. */
-	if (eip93_route_resource_error(err))
-		return EIP93_SW_ERROR;
-	env->engine->key_close(&ctx->key.ek);
-	ctx->key.verified_pid = 0; /* reopened after an engine error: checked again */
-	eip93_stat_add(&env->stats->engine_errors, 1);
-	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
-	if (n >= EIP93_ENGINE_MAX_ERRORS)
-		engine_disable(env,
-			       "engine: %u consecutive AF_ALG errors (last: %s: %s); "
-			       "software only for this process",
-			       n, where, strerror(-err));
-	return EIP93_SW_ERROR;
-}
-
-void eip93_engine_fault(struct gcm_ctx *ctx, const char *what)
-{
-	struct eip93_alg_env *env = ctx->env;
-	unsigned int n;
-
-	ctx->key.failed = 1;
-	env->engine->key_close(&ctx->key.ek);
-	eip93_stat_add(&env->stats->engine_faults, 1);
-	n = atomic_fetch_add(&env->faults, 1) + 1;
-	if (n >= env->max_faults)
-		engine_disable(env,
-			       "engine: %u wrong results (last: %s: %s); "
-			       "software only for this process",
-			       n, "fault", what);
-}
-
-enum eip93_sw_reason eip93_engine_outcome(struct gcm_ctx *ctx, int e, int tls, const char *where)
-{
-	const struct eip93_route_run o = { .stage = EIP93_STAGE_ENGINE, .err = e, .tls = tls };
-	enum eip93_sw_reason r = eip93_route_outcome(&o);
-
-	if (r == EIP93_SW_FAULT) {
-		eip93_engine_fault(ctx, where);
-	} else if (r == EIP93_SW_REFUSED) {
-		/*
-		 * The delegate decides, as it would have; if it accepts the same
-		 * message, tag and direction, the engine was wrong (gcm.c).
-		 */
-		ctx->engine_rejected = 1;
-		atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);
-	} else if (r == EIP93_SW_ERROR) {
-		(void)eip93_engine_failed(ctx, e, where);
-	}
-	return r; /* EIP93_SW_TLS: a record the engine could not take says nothing of it */
-}
 
 void eip93_key_forget(struct gcm_ctx *ctx)
 {
@@ -282,7 +189,7 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 		o.at_cap = env->engine->resources() + 2 > env->max_sockets;
 		why = eip93_route_outcome(&o);
 		if (why == EIP93_SW_ERROR)
-			(void)eip93_engine_failed(ctx, r, "open");
+			(void)eip93_account_error(ctx, r, "open");
 		return why;
 	}
 	r = eip93_verify_key_init(ctx);
@@ -307,10 +214,10 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 		eip93_stat_add(&st->key_checks_failed, 1);
 		if (r == -EBADMSG) {
 			/* A wrong answer: this key stays in software, and the engine is suspect. */
-			eip93_engine_fault(ctx, "known-answer check");
+			eip93_account_fault(ctx, "known-answer check");
 		} else {
 			ctx->key.failed = 1;
-			(void)eip93_engine_failed(ctx, r, "key check");
+			(void)eip93_account_error(ctx, r, "key check");
 		}
 		return why;
 	}

@@ -9,7 +9,7 @@
  * Every reason a message goes to software comes from route.h: the routing
  * reasons from eip93_route() over the message's facts, the runtime outcomes
  * from eip93_route_outcome() (via eip93_key_ready() and
- * eip93_engine_outcome(), key.c, which also do the accounting).
+ * eip93_account_outcome(), key.c, which also do the accounting).
  *
  * Always inlined, and given a constant shape by each caller, so the
  * compiler specialises it per shape (the callback becomes a direct call, the
@@ -96,7 +96,7 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 			eip93_shadow_ev(ctx, shape->ev_engine, NULL, shape->ev_len ? m->len : 0);
 			return 1;
 		}
-		r = eip93_engine_outcome(ctx, e, shape->tls, shape->where);
+		r = eip93_account_outcome(ctx, e, shape->tls, shape->where);
 		if (io->done) {
 			eip93_count_sw(ctx, r);
 			eip93_shadow_ev(ctx, shape->ev_sw, NULL, shape->ev_len ? m->len : 0);
@@ -111,7 +111,7 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 		eip93_adapt_end(&at, ok);
 	if (shape->refused_fault != NULL) {
 		if (ok && ctx->engine_rejected)
-			eip93_engine_fault(ctx, shape->refused_fault);
+			eip93_account_fault(ctx, shape->refused_fault);
 		ctx->engine_rejected = 0;
 	}
 	eip93_shadow_ev(ctx, shape->ev_sw, NULL, shape->ev_len ? m->len : 0);
