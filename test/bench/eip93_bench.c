@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * eip93-bench: throughput ratios and memory of the eip93 provider, measured in
- * one process (SPEC "engine path", item 7).  Run in the test guest with the
+ * one process (docs/performance.md).  Run in the test guest with the
  * gate open (test/guest/bench.sh; host entry point scripts/bench.sh).
  *
  *   eip93-bench [--smoke] [--rounds N] [--batch-ms MS] [--key-bits 128|192|256]

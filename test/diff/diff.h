@@ -6,7 +6,8 @@
  * Files: util.c (allocation, byte order, clock, PRNG), trace.c
  * (transcripts, logged EVP calls), harness.c (reporting, kernel checks),
  * pick.c (shape pickers), one file per case type (generic.c, static.c,
- * reinit.c, errors.c, tls12.c with ivgen, tls13.c, named.c), status.c
+ * reinit.c, errors.c, tls12.c with ivgen, tls13.c, named.c and
+ * named_regress.c), status.c
  * (provider parameters, alias check, kernel probe) and eip93_diff.c (case
  * dispatch, options, summary, main).
  */
@@ -164,7 +165,14 @@ struct gforce {
 enum rcorrupt { RC_NONE, RC_EIV, RC_CT, RC_TAG, RC_HDR, RC_N };
 extern const char *const rcorrupt_names[RC_N];
 
-struct nshape;
+/* What every named script gets: drawn per case from the seed (named.c case_named). */
+struct nshape {
+	int kidx;
+	unsigned char key[32], iv[12], iv2[12], fixed[12], junk[16];
+	unsigned char aad[TLS12_AAD];
+	size_t len;
+	unsigned char *pt; /* len + 64 bytes */
+};
 typedef void n_script_fn(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
 			 const EVP_CIPHER *ref, const struct nshape *s);
 
@@ -266,6 +274,14 @@ void case_tls13(struct harness *h, struct rng *r, int forced);
 /* named.c */
 int n_find(const char *name);
 void case_named(struct harness *h, int idx, struct rng *r);
+void n_header(unsigned char *hdr, size_t lenfield);
+void n_message(struct tr *t, EVP_CIPHER_CTX *x, int enc, const struct nshape *s,
+	       const unsigned char *in, const unsigned char *tag);
+unsigned char *n_open_record(const EVP_CIPHER *ref, const struct nshape *s, unsigned char *hdr);
+
+/* named_regress.c: the scripts of the later regress/ cases (listed in named.c's table) */
+n_script_fn n_tag_after_tls_aad_record, n_rekey_after_iv_gen, n_iv_gen_short_iv, n_record_short_iv,
+	n_owed_tag_short_iv_gen;
 
 /* status.c */
 int read_utf8_param(OSSL_PROVIDER *p, const char *name, char *out, size_t outlen);

@@ -231,7 +231,7 @@ static void usage(FILE *f)
 		"  --alias-check P   with --config: provider P is eip93 loaded under\n"
 		"                    another name whose fallback-properties names\n"
 		"                    eip93; pass if P refuses to be its own delegate\n"
-		"  --script NAME     run only the named regression script (issue 11),\n"
+		"  --script NAME     run only the named regression script (named.c),\n"
 		"                    --cases times (default 20 per script); 'all' runs\n"
 		"                    each in turn, 'list' prints the names\n"
 		"  --verbose         one line per case\n",

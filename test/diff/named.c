@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Named regression scripts (issue 11, and what the fuzzer found):
+ * Named regression scripts (the divergences a review and the fuzzer found):
  * eip93-diff --script NAME.  Each n_* function is one EVP call sequence;
- * n_scripts is their table, case_named runs one on both implementations.
+ * n_scripts is their one table (named_regress.c holds the later ones),
+ * case_named runs one on both implementations.  Every file in
+ * test/fuzz/regress has a script of the same name here
+ * (scripts/check-regress.sh; test/fuzz/README.md "Adding a regression case").
  */
 #include "diff.h"
 
@@ -22,16 +25,8 @@
  * be AES-GCM(key, fixed || explicit IV, header, payload) and that verdict
  * is compared.
  */
-struct nshape {
-	int kidx;
-	unsigned char key[32], iv[12], iv2[12], fixed[12], junk[16];
-	unsigned char aad[TLS12_AAD];
-	size_t len;
-	unsigned char *pt; /* len + 64 bytes */
-};
-
 /* A TLS 1.2 header: seq 0, type 23, version 3.3, the given length field. */
-static void n_header(unsigned char *hdr, size_t lenfield)
+void n_header(unsigned char *hdr, size_t lenfield)
 {
 	memset(hdr, 0, 8);
 	hdr[8] = 23;
@@ -94,8 +89,8 @@ static void n_seal_record(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *ref
 }
 
 /* A generic message on x as it stands: AAD, data, final, tag. */
-static void n_message(struct tr *t, EVP_CIPHER_CTX *x, int enc, const struct nshape *s,
-		      const unsigned char *in, const unsigned char *tag)
+void n_message(struct tr *t, EVP_CIPHER_CTX *x, int enc, const struct nshape *s,
+	       const unsigned char *in, const unsigned char *tag)
 {
 	unsigned char *out = xmalloc(s->len + 64), tg[TAG_BUF];
 	int ol;
@@ -152,8 +147,7 @@ static void n_tls_aad_zero_update_no_fixed(struct tr *t, EVP_CIPHER_CTX *x, cons
 }
 
 /* A valid TLS 1.2 record for decryption: eiv || AES-GCM(...) || tag. */
-static unsigned char *n_open_record(const EVP_CIPHER *ref, const struct nshape *s,
-				    unsigned char *hdr)
+unsigned char *n_open_record(const EVP_CIPHER *ref, const struct nshape *s, unsigned char *hdr)
 {
 	size_t rl = TLS_EIV + s->len + TLS_TAG;
 	unsigned char *rec = xmalloc(rl), iv[12], aadv[TLS12_AAD];
@@ -378,7 +372,7 @@ static void n_copy_after_empty_update(struct tr *t, EVP_CIPHER_CTX *x, const EVP
 	free(out);
 }
 
-/* R1: EVP_Cipher(NULL, NULL, inl > 0) as the final of an engine message returns inl. */
+/* EVP_Cipher(NULL, NULL, inl > 0) as the final of an engine message returns inl. */
 static void n_cipher_final_inl(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
 			       const EVP_CIPHER *ref, const struct nshape *s)
 {
@@ -398,7 +392,7 @@ static void n_cipher_final_inl(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER
 	free(out);
 }
 
-/* R2: a decrypting context takes a fixed IV longer than its IV (OpenSSL 3.0 does). */
+/* A decrypting context takes a fixed IV longer than its IV (OpenSSL 3.0 does). */
 static void n_iv_fixed_long_decrypt(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
 				    const EVP_CIPHER *ref, const struct nshape *s)
 {
@@ -411,7 +405,7 @@ static void n_iv_fixed_long_decrypt(struct tr *t, EVP_CIPHER_CTX *x, const EVP_C
 	L_ctrl(t, "IV_GEN(8)", x, EVP_CTRL_GCM_IV_GEN, 8, out, 8, 0);
 }
 
-/* R2: AEAD_IVLEN and a fixed IV in one call: the IV length is applied first. */
+/* AEAD_IVLEN and a fixed IV in one call: the IV length is applied first. */
 static void n_iv_fixed_with_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
 				  const EVP_CIPHER *ref, const struct nshape *s)
 {
@@ -474,7 +468,8 @@ static void n_fixed_then_ivlen(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER
 }
 
 /*
- * The review's acceptance run (issue 20, E1): a message whose last block is
+ * A fault in the last 16 bytes of a message whose last block is partial
+ * (docs/contract.md "Integrity"): a message whose last block is
  * partial (22003 bytes: 1375 blocks and 3 bytes), sealed in place, then
  * opened in place after an init that switches the direction.  Under the
  * fake's "tail" fault the engine gets one of the last 16 bytes wrong: with a
@@ -522,6 +517,11 @@ const struct n_script n_scripts[] = {
 	{ "rekey-after-zero-aad", n_rekey_after_zero_aad },
 	{ "copy-after-empty-update", n_copy_after_empty_update },
 	{ "tag-over-aad-refused-record", n_tag_over_aad_refused_record },
+	{ "tag-after-tls-aad-record", n_tag_after_tls_aad_record },
+	{ "rekey-after-iv-gen", n_rekey_after_iv_gen },
+	{ "iv-gen-short-iv", n_iv_gen_short_iv },
+	{ "record-short-iv", n_record_short_iv },
+	{ "owed-tag-short-iv-gen", n_owed_tag_short_iv_gen },
 	{ "cipher-final-inl", n_cipher_final_inl },
 	{ "iv-fixed-long-decrypt", n_iv_fixed_long_decrypt },
 	{ "iv-fixed-with-ivlen", n_iv_fixed_with_ivlen },

@@ -43,7 +43,7 @@ int read_utf8_param(OSSL_PROVIDER *p, const char *name, char *out, size_t outlen
 }
 
 /*
- * Review defect (issue 11): a provider section under another name, e.g.
+ * A provider section under another name, e.g.
  * [hw] module = eip93.so, fallback-properties = provider=eip93, makes the
  * module load itself as its own software delegate.  It must refuse any
  * fallback that resolves to this module, whatever its name: then P offers

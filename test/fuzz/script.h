@@ -38,7 +38,7 @@
 #ifndef FUZZ_AVOID_KNOWN
 /*
  * 1: the runner does not make the calls that trigger divergences already
- * known and reproduced in test/fuzz/regress (issue 11), so a campaign or the
+ * known and reproduced in test/fuzz/regress, so a campaign or the
  * CI smoke looks for new ones; every call left out is logged on both sides
  * as "avoided(...)".  0 (the default): every call is made.  Goes once alg/
  * is fixed.

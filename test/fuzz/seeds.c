@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The seed corpus, written as code so each entry says what it is: a starting
- * point per caller shape for libFuzzer, and one reproducer per review defect
- * or divergence found (those builders and raw inputs: seeds_regress.c).
- * `eip93-fuzz-replay --emit DIR` writes DIR/corpus (must agree today),
- * DIR/regress (issue 11's review defects: agree once alg/ is fixed) and
+ * point per caller shape for libFuzzer, and one reproducer per divergence
+ * found by review or by the fuzzer (those builders and raw inputs:
+ * seeds_regress.c).  `eip93-fuzz-replay --emit DIR` writes DIR/corpus (must
+ * agree today), DIR/regress (divergences found: agree since alg/ was fixed) and
  * DIR/integrity (keystream/nowrite faults: agree once integrity checks land).
  * The checked-in test/fuzz/{corpus,regress,integrity} are this output;
  * test/fuzz/README.md lists them.

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The reproducers in regress/: one builder per defect of issue 11's review
- * and per divergence the fuzzer found, and the inputs kept as raw bytes.
- * seeds.c lists the builders and writes every file.
+ * The reproducers in regress/: one builder per divergence found by review
+ * or by the fuzzer, and the inputs kept as raw bytes (fz_raw_seeds[]).
+ * seeds.c lists the builders and writes every file; each file also has a
+ * named script eip93-diff --script NAME (test/fuzz/README.md "Adding a
+ * regression case").
  */
 #include "seeds_build.h"
 

@@ -89,7 +89,7 @@ static void put_hex(FILE *f, const char *name, const unsigned char *p, size_t n)
 	fputc('\n', f);
 }
 
-/* The engine's eligibility rule (SPEC "Per message"), per direction. */
+/* The engine's eligibility rule (docs/contract.md "Eligible messages"), per direction. */
 static int eligible(const struct vcase *c, int enc)
 {
 	if (c->len < 4096 || c->len > 32768 || c->aadlen > 512)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Issue 20, R7: a process with many supplementary groups has a long
+ * A process with many supplementary groups has a long
  * "Groups:" line in /proc/self/status, and its "Seccomp:" line lies past
  * the first 4 KiB.  A child takes NGROUPS groups (setgroups(): root only),
  * checks that its status shows the case, and runs one 16 KiB AES-256-GCM

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * eip93-integrity-check: keystream faults that start after the key check
- * (SPEC "Integrity of every engine message"), in the test guest with the
+ * (docs/contract.md "Integrity"), in the test guest with the
  * simulated driver's fault knobs.
  *
  *   eip93-integrity-check MODE [MESSAGES] [--expect KALG] [--tag-check N]
