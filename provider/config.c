@@ -24,11 +24,13 @@
  * kernel's AES-GCM over it with each GHASH.
  */
 const char *const eip93_kalg_names[EIP93_NKALG] = {
-	EIP93_KALG_CTR,
-	"gcm_base(ctr(aes-eip93),ghash-neon)",
-	"gcm_base(ctr(aes-eip93),ghash-generic)",
-	"gcm_base(ctr(aes-eip93),ghash-lib)",
+	[EIP93_KALG_ID_CTR] = EIP93_KALG_CTR,
+	[EIP93_KALG_ID_NEON] = "gcm_base(ctr(aes-eip93),ghash-neon)",
+	[EIP93_KALG_ID_GENERIC] = "gcm_base(ctr(aes-eip93),ghash-generic)",
+	[EIP93_KALG_ID_LIB] = "gcm_base(ctr(aes-eip93),ghash-lib)",
 };
+
+_Static_assert(EIP93_KALG_ID_LIB + 1 == EIP93_NKALG, "one id per composition");
 
 int eip93_kalg_index(const char *name)
 {
@@ -41,27 +43,37 @@ int eip93_kalg_index(const char *name)
 static const char *const routing_names[] = { "adaptive", "fixed" };
 static const int routing_values[] = { EIP93_ROUTING_ADAPTIVE, EIP93_ROUTING_FIXED };
 
-#define CFG_FIELD(f) .offset = offsetof(struct eip93_config, f), \
-		     .size = sizeof(((struct eip93_config *)0)->f)
+#define CFG_FIELD(f)                                                                               \
+	.offset = offsetof(struct eip93_config, f), .size = sizeof(((struct eip93_config *)0)->f)
 
 /*
  * One row per key, one macro per kind; the key's name is the macro's first
  * argument (scripts/check-config-docs.sh reads the names from here).
  */
-#define EIP93_CFG_KEY_BOOL(key, f, dflt) \
-	{ .name = key, .kind = EIP93_CFG_BOOL, CFG_FIELD(f), .min = 0, .max = 1, .def = dflt }
-#define EIP93_CFG_KEY_NUM(key, k, f, lo, hi, dflt, noun, lo_note, hi_note, fl)               \
-	{ .name = key, .kind = k, CFG_FIELD(f), .min = lo, .max = hi, .def = dflt, .what = noun, \
-	  .min_note = lo_note, .max_note = hi_note, .flags = fl }
-#define EIP93_CFG_KEY_STRING(key, k, f, lo, dflt, noun)                                  \
-	{ .name = key, .kind = k, CFG_FIELD(f), .min = lo,                                \
-	  .max = sizeof(((struct eip93_config *)0)->f) - 1, .def_str = dflt, .what = noun }
-#define EIP93_CFG_KEY_CHOICE(key, f, list, vals, dflt)                                        \
-	{ .name = key, .kind = EIP93_CFG_CHOICE, CFG_FIELD(f), .def = dflt, .names = list,    \
-	  .values = vals, .nnames = sizeof(list) / sizeof(list[0]) }
-#define EIP93_CFG_KEY_NAME(key, f, list, dflt)                                            \
-	{ .name = key, .kind = EIP93_CFG_NAME, CFG_FIELD(f), .def_str = dflt, .names = list, \
-	  .nnames = sizeof(list) / sizeof(list[0]) }
+#define EIP93_CFG_KEY_BOOL(key, f, dflt)                                                           \
+	{                                                                                          \
+		.name = key, .kind = EIP93_CFG_BOOL, CFG_FIELD(f), .min = 0, .max = 1, .def = dflt \
+	}
+#define EIP93_CFG_KEY_NUM(key, k, f, lo, hi, dflt, noun, lo_note, hi_note, fl)                     \
+	{                                                                                          \
+		.name = key, .kind = k, CFG_FIELD(f), .min = lo, .max = hi, .def = dflt,           \
+		.what = noun, .min_note = lo_note, .max_note = hi_note, .flags = fl                \
+	}
+#define EIP93_CFG_KEY_STRING(key, k, f, lo, dflt, noun)                                            \
+	{                                                                                          \
+		.name = key, .kind = k, CFG_FIELD(f), .min = lo,                                   \
+		.max = sizeof(((struct eip93_config *)0)->f) - 1, .def_str = dflt, .what = noun    \
+	}
+#define EIP93_CFG_KEY_CHOICE(key, f, list, vals, dflt)                                             \
+	{                                                                                          \
+		.name = key, .kind = EIP93_CFG_CHOICE, CFG_FIELD(f), .def = dflt, .names = list,   \
+		.values = vals, .nnames = sizeof(list) / sizeof(list[0])                           \
+	}
+#define EIP93_CFG_KEY_NAME(key, f, list, dflt)                                                     \
+	{                                                                                          \
+		.name = key, .kind = EIP93_CFG_NAME, CFG_FIELD(f), .def_str = dflt, .names = list, \
+		.nnames = sizeof(list) / sizeof(list[0])                                           \
+	}
 
 /* clang-format off */
 const struct eip93_cfg_key eip93_config_table[EIP93_CONFIG_NKEYS] = {

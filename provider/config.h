@@ -48,6 +48,13 @@ enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };
 
 /* The compositions (kernel algorithms), in the gate's order. */
 #define EIP93_NKALG 4
+/* Positions in eip93_kalg_names, for the rules that single one out. */
+enum eip93_kalg_id {
+	EIP93_KALG_ID_CTR = 0, /* ctr(aes-eip93) alone, GHASH in this process */
+	EIP93_KALG_ID_NEON,    /* the kernel's GCM with ghash-neon */
+	EIP93_KALG_ID_GENERIC, /* ... with ghash-generic */
+	EIP93_KALG_ID_LIB,     /* ... with ghash-lib */
+};
 extern const char *const eip93_kalg_names[EIP93_NKALG];
 
 /* eip93_kalg_index() - position of @name in eip93_kalg_names, or -1. */

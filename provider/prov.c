@@ -85,7 +85,7 @@ static OSSL_FUNC_provider_get_reason_strings_fn eip93_reason_strings_fn;
  * file, line and function of the caller (not of this helper), as
  * ERR_raise_data() does inside libcrypto.
  */
-#define raise_error(core, reason, ...) \
+#define raise_error(core, reason, ...)                                                             \
 	raise_error_at(core, __FILE__, __LINE__, __func__, reason, __VA_ARGS__)
 
 static void raise_error_at(const struct eip93_core *core, const char *file, int line,

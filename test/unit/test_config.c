@@ -316,8 +316,8 @@ static void test_table(void)
 			if (k->kind == EIP93_CFG_NAME) {
 				CHECK(k->names != NULL && k->nnames >= 1);
 				for (size_t j = 0; j < k->nnames; j++)
-					CHECK_EQ_INT(eip93_config_set(&c, k->name, k->names[j],
-								      err, sizeof(err)),
+					CHECK_EQ_INT(eip93_config_set(&c, k->name, k->names[j], err,
+								      sizeof(err)),
 						     0);
 				break;
 			}
