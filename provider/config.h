@@ -95,7 +95,6 @@ enum eip93_cfg_kind {
 /**
  * struct eip93_cfg_key - one configuration key.
  * @name: the key as written in openssl.cnf
- * @kind: how its value is parsed and stored
  * @offset: offset of its field in struct eip93_config
  * @size: size of that field (the capacity of a char[] field)
  * @min: numbers: the smallest value; strings: the fewest characters
@@ -108,11 +107,11 @@ enum eip93_cfg_kind {
  * @names: choice and name kinds: the accepted values
  * @values: choice kind: what each of @names stores
  * @nnames: entries in @names (and @values)
+ * @kind: how its value is parsed and stored
  * @flags: EIP93_CFG_F_*
  */
 struct eip93_cfg_key {
 	const char *name;
-	enum eip93_cfg_kind kind;
 	size_t offset;
 	size_t size;
 	unsigned long long min;
@@ -125,6 +124,7 @@ struct eip93_cfg_key {
 	const char *const *names;
 	const int *values;
 	size_t nnames;
+	enum eip93_cfg_kind kind;
 	unsigned int flags;
 };
 
