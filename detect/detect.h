@@ -9,6 +9,7 @@
 #ifndef EIP93_DETECT_H
 #define EIP93_DETECT_H
 
+#include <errno.h>
 #include <stddef.h>
 
 /* Largest root "compatible" property we accept; larger is "malformed". */
@@ -43,6 +44,24 @@ enum eip93_dt_class eip93_dt_classify(const unsigned char *buf, size_t len);
  * Return: 0, or -errno (-EFBIG when the file holds more than @cap bytes).
  */
 int eip93_dt_read(const char *path, unsigned char *buf, size_t cap, size_t *len);
+
+/**
+ * eip93_dt_read_fallback() - read @primary, or @fallback when @primary is absent.
+ * @used: the file the bytes (or the returned error) come from
+ * @primary_err: the -errno of @primary when @fallback was tried, else 0
+ *
+ * Only -ENOENT on @primary moves on to @fallback; any other error is final.
+ * Return: 0, or -errno of the last file tried.
+ */
+int eip93_dt_read_fallback(const char *primary, const char *fallback, unsigned char *buf,
+			   size_t cap, size_t *len, const char **used, int *primary_err);
+
+/*
+ * eip93_dt_read_root() - the root compatible property from its standard
+ * place: EIP93_DT_PROC_PATH, else EIP93_DT_SYSFS_PATH (eip93_dt_read_fallback()).
+ */
+int eip93_dt_read_root(unsigned char *buf, size_t cap, size_t *len, const char **used,
+		       int *primary_err);
 
 /**
  * eip93_dt_describe() - render the strings of a property for humans.
@@ -105,5 +124,41 @@ const char *eip93_kprobe_type(const char *name);
  * Return: 0, or -errno (@buf is then "").
  */
 int eip93_kernel_release(char *buf, size_t len);
+
+/*
+ * eip93_errno_name() - the symbolic name of a positive errno value the
+ * gate and eip93-doctor report ("ENOENT"), "ok" for 0, "errno" for others.
+ */
+static inline const char *eip93_errno_name(int err)
+{
+	switch (err) {
+	case 0:
+		return "ok";
+	case ENOENT:
+		return "ENOENT";
+	case EINVAL:
+		return "EINVAL";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case EAFNOSUPPORT:
+		return "EAFNOSUPPORT";
+	case ENOMEM:
+		return "ENOMEM";
+	case EFBIG:
+		return "EFBIG";
+	case EBUSY:
+		return "EBUSY";
+	case EMFILE:
+		return "EMFILE";
+	case ENFILE:
+		return "ENFILE";
+	case ENOTSUP:
+		return "ENOTSUP";
+	default:
+		return "errno";
+	}
+}
 
 #endif /* EIP93_DETECT_H */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Root device-tree "compatible" property: reading and classification. */
+/*
+ * detect/dt.c owns the root device-tree "compatible" property: reading it
+ * (with the /proc to /sys fallback) and classifying it.
+ */
 #include "detect.h"
 
 #include <errno.h>
@@ -83,6 +86,27 @@ int eip93_dt_read(const char *path, unsigned char *buf, size_t cap, size_t *len)
 	if (ret == 0)
 		*len = got;
 	return ret;
+}
+
+int eip93_dt_read_fallback(const char *primary, const char *fallback, unsigned char *buf,
+			   size_t cap, size_t *len, const char **used, int *primary_err)
+{
+	int r = eip93_dt_read(primary, buf, cap, len);
+
+	*used = primary;
+	*primary_err = 0;
+	if (r != -ENOENT)
+		return r;
+	*primary_err = r;
+	*used = fallback;
+	return eip93_dt_read(fallback, buf, cap, len);
+}
+
+int eip93_dt_read_root(unsigned char *buf, size_t cap, size_t *len, const char **used,
+		       int *primary_err)
+{
+	return eip93_dt_read_fallback(EIP93_DT_PROC_PATH, EIP93_DT_SYSFS_PATH, buf, cap, len, used,
+				      primary_err);
 }
 
 void eip93_dt_describe(const unsigned char *buf, size_t len, char *out, size_t outlen)

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+/*
+ * provider/calib.c owns the calibration file: parsing and formatting its
+ * "key = value" lines, the staleness rule (is it for this kernel, OpenSSL
+ * and provider?), and eip93_calib_load(), the one place it is opened, with
+ * the ownership and symbolic-link checks (docs/contract.md "Processes and
+ * secrets").
+ */
 #include "calib.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The box's calibration (SPEC "Calibration"): a small file written by
+ * The box's calibration (docs/contract.md "Switching on"): a small file written by
  * `eip93-doctor calibrate` and read by the provider at its gate.  Parsing,
  * formatting and the staleness rule are pure (bytes in, verdict out) so host
  * tests can feed them any file; eip93_calib_load() is the only I/O.

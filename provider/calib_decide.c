@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+/*
+ * provider/calib_decide.c owns the calibration's decision: from a measured
+ * table of engine and software speeds to "the engine for payloads [min,
+ * max]" or "off, because ..." (the rule is in docs/performance.md).  Pure;
+ * `eip93-doctor calibrate` measures, this decides.
+ */
 #include "calib_decide.h"
 
 #include <stdio.h>

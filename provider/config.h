@@ -2,6 +2,11 @@
 /*
  * The provider's openssl.cnf section, parsed once at load.  Pure parsing
  * (no OpenSSL calls) so host tests can feed it any value.
+ *
+ * Every key is one row of eip93_config_table (provider/config.c): its name,
+ * kind, range, default and field.  Parsing, defaults, error texts and the
+ * request the provider sends to OpenSSL all come from that table, so adding
+ * a key is one row, one struct field and its test.
  */
 #ifndef EIP93_CONFIG_H
 #define EIP93_CONFIG_H
@@ -43,14 +48,93 @@ enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };
 
 /* The compositions (kernel algorithms), in the gate's order. */
 #define EIP93_NKALG 4
+/* Positions in eip93_kalg_names, for the rules that single one out. */
+enum eip93_kalg_id {
+	EIP93_KALG_ID_CTR = 0, /* ctr(aes-eip93) alone, GHASH in this process */
+	EIP93_KALG_ID_NEON,    /* the kernel's GCM with ghash-neon */
+	EIP93_KALG_ID_GENERIC, /* ... with ghash-generic */
+	EIP93_KALG_ID_LIB,     /* ... with ghash-lib */
+};
 extern const char *const eip93_kalg_names[EIP93_NKALG];
 
 /* eip93_kalg_index() - position of @name in eip93_kalg_names, or -1. */
 int eip93_kalg_index(const char *name);
 
-/* The keys of the section, in the order they are read (NULL-terminated). */
-#define EIP93_CONFIG_NKEYS 13
-extern const char *const eip93_config_keys[EIP93_CONFIG_NKEYS + 1];
+/* The keys of the section, in the order they are read: one row each. */
+enum eip93_config_key {
+	EIP93_CFG_ENABLE,
+	EIP93_CFG_MIN_SIZE,
+	EIP93_CFG_MAX_SIZE,
+	EIP93_CFG_MAX_SOCKETS,
+	EIP93_CFG_TIMEOUT_MS,
+	EIP93_CFG_NOTICE,
+	EIP93_CFG_FALLBACK_PROPERTIES,
+	EIP93_CFG_KERNEL_ALGORITHM,
+	EIP93_CFG_CALIBRATION_FILE,
+	EIP93_CFG_ROUTING,
+	EIP93_CFG_ADAPTIVE_EXPLORE,
+	EIP93_CFG_ADAPTIVE_ENGINE_WEIGHT,
+	EIP93_CFG_TAG_CHECK,
+	EIP93_CONFIG_NKEYS
+};
+
+/* What a key's value is, and so how it is parsed and stored. */
+enum eip93_cfg_kind {
+	EIP93_CFG_BOOL,	  /* int: yes/on/true/1 or no/off/false/0, any case */
+	EIP93_CFG_UINT,	  /* unsigned int: plain decimal in [min, max] */
+	EIP93_CFG_SIZE,	  /* size_t: plain decimal in [min, max] */
+	EIP93_CFG_STRING, /* char[]: min to max characters */
+	EIP93_CFG_PATH,	  /* char[]: an absolute path of at most max characters, or none ("") */
+	EIP93_CFG_CHOICE, /* int: one of @names, stored as the matching @values entry */
+	EIP93_CFG_NAME,	  /* char[]: one of @names, stored as the name */
+};
+
+/* The key sets window_set (the window was given explicitly). */
+#define EIP93_CFG_F_WINDOW 1u
+
+/**
+ * struct eip93_cfg_key - one configuration key.
+ * @name: the key as written in openssl.cnf
+ * @offset: offset of its field in struct eip93_config
+ * @size: size of that field (the capacity of a char[] field)
+ * @min: numbers: the smallest value; strings: the fewest characters
+ * @max: numbers: the largest value; strings: the most characters
+ * @def: the default of a number, bool or choice
+ * @def_str: the default of a string, path or name
+ * @what: for the error text: "number of bytes", "a property query", ...
+ * @min_note: for the error text, after @min (" (never)"), or ""
+ * @max_note: for the error text, after @max, or ""
+ * @names: choice and name kinds: the accepted values
+ * @values: choice kind: what each of @names stores
+ * @nnames: entries in @names (and @values)
+ * @kind: how its value is parsed and stored
+ * @flags: EIP93_CFG_F_*
+ */
+struct eip93_cfg_key {
+	const char *name;
+	size_t offset;
+	size_t size;
+	unsigned long long min;
+	unsigned long long max;
+	unsigned long long def;
+	const char *def_str;
+	const char *what;
+	const char *min_note;
+	const char *max_note;
+	const char *const *names;
+	const int *values;
+	size_t nnames;
+	enum eip93_cfg_kind kind;
+	unsigned int flags;
+};
+
+extern const struct eip93_cfg_key eip93_config_table[EIP93_CONFIG_NKEYS];
+
+/* eip93_config_find() - the row of key @name, or NULL. */
+const struct eip93_cfg_key *eip93_config_find(const char *name);
+
+/* eip93_config_number() - the value of a bool, number or choice key in @c. */
+unsigned long long eip93_config_number(const struct eip93_config *c, const struct eip93_cfg_key *k);
 
 /* eip93_config_defaults() - the documented defaults. */
 void eip93_config_defaults(struct eip93_config *c);

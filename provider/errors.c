@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+/*
+ * provider/errors.c owns the reason codes the provider raises to the
+ * application's error queue and their strings (returned to OpenSSL by
+ * provider/prov.c's get_reason_strings).
+ */
 #include "errors.h"
 
 #include <stddef.h>

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+/*
+ * provider/gate.c owns the gate: turning the facts detect/ reads (device
+ * tree, CPU, kernel FIPS flag, AF_ALG binds) plus the switch, the
+ * configuration and the calibration into one verdict per provider instance,
+ * and the words that explain it (docs/contract.md "Switching on" and "What
+ * an operator sees").
+ */
 #include "gate.h"
 
 #include <errno.h>
@@ -23,50 +30,10 @@ static void off(struct eip93_gate *g, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "ENOENT (No such file or directory)" for an errno value. */
+/* "ENOENT 2 (No such file or directory)" for an errno value. */
 static void errno_text(int err, char *buf, size_t len)
 {
-	const char *name;
-
-	switch (err) {
-	case ENOENT:
-		name = "ENOENT";
-		break;
-	case EINVAL:
-		name = "EINVAL";
-		break;
-	case EPERM:
-		name = "EPERM";
-		break;
-	case EACCES:
-		name = "EACCES";
-		break;
-	case EAFNOSUPPORT:
-		name = "EAFNOSUPPORT";
-		break;
-	case ENOMEM:
-		name = "ENOMEM";
-		break;
-	case EFBIG:
-		name = "EFBIG";
-		break;
-	case EBUSY:
-		name = "EBUSY";
-		break;
-	case EMFILE:
-		name = "EMFILE";
-		break;
-	case ENOTSUP:
-		name = "ENOTSUP";
-		break;
-	case ENFILE:
-		name = "ENFILE";
-		break;
-	default:
-		name = "errno";
-		break;
-	}
-	snprintf(buf, len, "%s %d (%s)", name, err, strerror(err));
+	snprintf(buf, len, "%s %d (%s)", eip93_errno_name(err), err, strerror(err));
 }
 
 static int gate_dt(const struct eip93_gate_input *in, struct eip93_gate *g)
@@ -84,22 +51,19 @@ static int gate_dt(const struct eip93_gate_input *in, struct eip93_gate *g)
 			return 0;
 		}
 	} else {
-		r = eip93_dt_read(EIP93_DT_PROC_PATH, buf, sizeof(buf), &len);
-		if (r == -ENOENT) {
-			int r2 = eip93_dt_read(EIP93_DT_SYSFS_PATH, buf, sizeof(buf), &len);
+		const char *used;
+		int proc_err;
 
-			if (r2 < 0) {
-				errno_text(-r, e1, sizeof(e1));
-				errno_text(-r2, e2, sizeof(e2));
-				off(g,
-				    "device tree: " EIP93_DT_PROC_PATH ": %s; " EIP93_DT_SYSFS_PATH
-				    ": %s",
-				    e1, e2);
-				return 0;
-			}
-		} else if (r < 0) {
+		r = eip93_dt_read_root(buf, sizeof(buf), &len, &used, &proc_err);
+		if (r < 0 && proc_err != 0) {
+			errno_text(-proc_err, e1, sizeof(e1));
+			errno_text(-r, e2, sizeof(e2));
+			off(g, "device tree: " EIP93_DT_PROC_PATH ": %s; %s: %s", e1, used, e2);
+			return 0;
+		}
+		if (r < 0) {
 			errno_text(-r, e1, sizeof(e1));
-			off(g, "device tree: " EIP93_DT_PROC_PATH ": %s", e1);
+			off(g, "device tree: %s: %s", used, e1);
 			return 0;
 		}
 	}
@@ -166,15 +130,15 @@ static int gate_fips(const struct eip93_gate_input *in, struct eip93_gate *g)
 const char *eip93_gate_ghash_note(const char *kalg)
 {
 	switch (eip93_kalg_index(kalg)) {
-	case 0:
+	case EIP93_KALG_ID_CTR:
 		return "GHASH: libcrypto's, in this process (the engine computes AES-CTR only; "
 		       "tags never come from it)";
-	case 1:
+	case EIP93_KALG_ID_NEON:
 		return "GHASH: ghash-neon (NEON, about 4x the table GHASH on a Cortex-A53)";
-	case 2:
+	case EIP93_KALG_ID_GENERIC:
 		return "GHASH: ghash-generic (table GHASH: slow on this CPU; load ghash-ce for "
 		       "ghash-neon: modprobe ghash-ce)";
-	case 3:
+	case EIP93_KALG_ID_LIB:
 		return "GHASH: ghash-lib (the kernel's GHASH library, NEON on arm64)";
 	default:
 		return "GHASH: unknown";
@@ -189,6 +153,7 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 	char why[400];
 
 	if (f->kernel == NULL || f->openssl == NULL || f->provider == NULL) {
+		g->calib_state = EIP93_GATE_CALIB_STALE;
 		snprintf(g->calib, sizeof(g->calib),
 			 "stale: ignored (%s): this system's kernel, "
 			 "OpenSSL or provider version is unknown; using the defaults",
@@ -196,6 +161,7 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 		return 0;
 	}
 	if (eip93_calib_stale(c, f, why, sizeof(why))) {
+		g->calib_state = EIP93_GATE_CALIB_STALE;
 		snprintf(g->calib, sizeof(g->calib),
 			 "stale: ignored (%s): %s; using the defaults "
 			 "(run eip93-doctor calibrate)",
@@ -203,12 +169,14 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 		return 0;
 	}
 	if (in->cfg->kalg[0] != '\0' && strcmp(in->cfg->kalg, c->composition) != 0) {
+		g->calib_state = EIP93_GATE_CALIB_STALE;
 		snprintf(g->calib, sizeof(g->calib),
 			 "stale: ignored (%s): measured for %s, "
 			 "kernel-algorithm = %s in config; using the defaults",
 			 in->calib->path, c->composition, in->cfg->kalg);
 		return 0;
 	}
+	g->calib_state = EIP93_GATE_CALIB_CURRENT;
 	return 1;
 }
 
@@ -251,10 +219,13 @@ int eip93_gate_read_restrict(void)
 const char *eip93_gate_kernel_why(const char *release, int restrict_val, int driver,
 				  const int err[EIP93_NKALG])
 {
+	int ctr_only_refused = err[EIP93_KALG_ID_CTR] == ENOTSUP;
 	int major, minor, v72, all_afns = 1, all_noent = 1;
 
-	if (err[0] == ENOTSUP && err[1] == ENOENT && err[2] == ENOENT &&
-	    err[EIP93_NKALG - 1] == ENOENT)
+	for (int i = 0; i < EIP93_NKALG; i++)
+		if (i != EIP93_KALG_ID_CTR && err[i] != ENOENT)
+			ctr_only_refused = 0;
+	if (ctr_only_refused)
 		return "this libcrypto's GCM128 code ignores stream functions (built with "
 		       "OPENSSL_SMALL_FOOTPRINT), so ctr(aes-eip93) cannot be composed, and no "
 		       "kernel GCM over it binds";
@@ -276,13 +247,14 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 		return v72 ? "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto); "
 			     "AF_ALG refuses hardware drivers from Linux 7.2 anyway"
 			   : "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto)";
-	if (v72 && err[EIP93_NKALG - 1] == ENOENT)
+	if (v72 && err[EIP93_KALG_ID_LIB] == ENOENT)
 		return "AF_ALG refuses hardware drivers from Linux 7.2 (ctr(aes-eip93) is async "
 		       "and "
 		       "driver-only); ghash-lib is the right name but the driver cannot be bound";
-	if (major >= 7 && minor >= 1 && err[EIP93_NKALG - 1] != 0)
+	if (major >= 7 && minor >= 1 && err[EIP93_KALG_ID_LIB] != 0)
 		return "Linux 7.1+: only ghash-lib is a valid GHASH name, and it does not bind";
-	if (err[0] != 0 && err[0] != ENOTSUP && err[2] == ENOENT && err[EIP93_NKALG - 1] == ENOENT)
+	if (err[EIP93_KALG_ID_CTR] != 0 && err[EIP93_KALG_ID_CTR] != ENOTSUP &&
+	    err[EIP93_KALG_ID_GENERIC] == ENOENT && err[EIP93_KALG_ID_LIB] == ENOENT)
 		return "ctr(aes-eip93) does not bind as an skcipher (algif_skcipher missing?) and "
 		       "no GCM composition over it binds (gcm template, GHASH or algif_aead "
 		       "missing)";
@@ -290,7 +262,7 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 }
 
 /*
- * Step 5: bind the first composition that binds.  @calib_first: the
+ * The kernel: bind the first composition that binds.  @calib_first: the
  * calibration's composition is tried first; if it does not bind, the
  * calibration is stale.  Return: 1 when one bound (g->kalg).
  */
@@ -317,7 +289,7 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 		int r;
 
 		/* The CTR-only composition also needs libcrypto's GCM128 to compose with. */
-		if (eip93_kalg_index(order[i]) == 0 && in->ctr_usable != NULL &&
+		if (eip93_kalg_index(order[i]) == EIP93_KALG_ID_CTR && in->ctr_usable != NULL &&
 		    in->ctr_usable() != 0)
 			r = -ENOTSUP;
 		else
@@ -336,11 +308,13 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 		}
 		errno_text(-r, e, sizeof(e));
 		snprintf(tried[t++], sizeof(tried[0]), "kernel: AF_ALG bind %s: %s", order[i], e);
-		if (calib_first && i == 0)
+		if (calib_first && i == 0) {
+			g->calib_state = EIP93_GATE_CALIB_STALE;
 			snprintf(g->calib, sizeof(g->calib),
 				 "stale: ignored (%s): its composition %s "
 				 "no longer binds (%s); using the defaults",
 				 in->calib->path, order[0], e);
+		}
 	}
 	if (t == 1) {
 		off(g, "%s (kernel-algorithm = %s in config)", tried[0], in->cfg->kalg);
@@ -360,12 +334,13 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	return 0;
 }
 
-/* Step 6: what a current calibration says (its window or "off"). */
+/* After the bind: what a current calibration says (its window or "off"). */
 static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
 	const struct eip93_calib *c = &in->calib->cal;
 
 	if (!c->engine) {
+		g->calib_state = EIP93_GATE_CALIB_OFF;
 		snprintf(g->calib, sizeof(g->calib),
 			 "calibrated %.40s on %.100s (%.200s): off (the "
 			 "engine does not beat software; the measured reason is in the verdict)",
@@ -375,6 +350,7 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 		return;
 	}
 	if (in->cfg->window_set) {
+		g->calib_state = EIP93_GATE_CALIB_CONFIG;
 		snprintf(g->calib, sizeof(g->calib),
 			 "calibrated %.40s on %.100s (%.200s): engine for "
 			 "%zu-%zu bytes, but min-size/max-size in config take precedence",
@@ -384,21 +360,24 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 	g->min_size = c->min_size;
 	g->max_size = c->max_size;
 	g->window_calibrated = 1;
+	g->calib_state = EIP93_GATE_CALIB_APPLIED;
 	snprintf(g->calib, sizeof(g->calib),
 		 "calibrated %.40s on %.100s (%.200s): engine for %zu-%zu bytes", c->date,
 		 c->kernel, in->calib->path, c->min_size, c->max_size);
 }
 
-/* The calibration's state before any probe; 1 when it is current (step 6 applies). */
+/* The calibration's state before any probe; 1 when it is current (gate_calib() applies). */
 static int calib_state(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
 	const struct eip93_calib_load *cl = in->calib;
 
 	if (cl == NULL || cl->state == EIP93_CALIB_NONE) {
+		g->calib_state = EIP93_GATE_CALIB_UNUSED;
 		snprintf(g->calib, sizeof(g->calib), "not used (calibration-file = none)");
 		return 0;
 	}
 	if (cl->state == EIP93_CALIB_ABSENT) {
+		g->calib_state = EIP93_GATE_CALIB_ABSENT;
 		snprintf(g->calib, sizeof(g->calib),
 			 "uncalibrated (no %s; run eip93-doctor "
 			 "calibrate); using the defaults",
@@ -406,6 +385,7 @@ static int calib_state(const struct eip93_gate_input *in, struct eip93_gate *g)
 		return 0;
 	}
 	if (cl->state == EIP93_CALIB_INVALID) {
+		g->calib_state = EIP93_GATE_CALIB_INVALID;
 		snprintf(g->calib, sizeof(g->calib), "invalid: %s: %s", cl->path, cl->error);
 		return 0;
 	}
@@ -461,7 +441,7 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 	if (!gate_dt(in, out) || !gate_cpu(in, out) || !gate_fips(in, out))
 		return;
 	current = calib_state(in, out);
-	if (in->calib != NULL && in->calib->state == EIP93_CALIB_INVALID) {
+	if (out->calib_state == EIP93_GATE_CALIB_INVALID) {
 		/* A corrupt file is never guessed around: the engine stays off. */
 		off(out,
 		    "calibration file %s is invalid (%s): engine kept off; run eip93-doctor "
@@ -471,6 +451,6 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 	}
 	if (!gate_kernel(in, out, current && in->cfg->kalg[0] == '\0'))
 		return;
-	if (current && strncmp(out->calib, "stale", 5) != 0)
+	if (out->calib_state == EIP93_GATE_CALIB_CURRENT)
 		gate_calib(in, out);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The gate: whether this process offers the ciphers at all.  Facts come from
- * detect/; this is where they become a verdict (SPEC.md "The gate").
+ * detect/; this is where they become a verdict (docs/contract.md "Switching
+ * on").
  */
 #ifndef EIP93_GATE_H
 #define EIP93_GATE_H
@@ -11,39 +12,70 @@
 #include "calib.h"
 #include "config.h"
 
-#define EIP93_KALG_CTR_ONLY "ctr(aes-eip93)"
-#define EIP93_KALG_NEON "gcm_base(ctr(aes-eip93),ghash-neon)"
-#define EIP93_KALG_GENERIC "gcm_base(ctr(aes-eip93),ghash-generic)"
-#define EIP93_KALG_LIB "gcm_base(ctr(aes-eip93),ghash-lib)"
-
-struct eip93_gate {
-	int enabled;
-	char kalg[64];	   /* kernel algorithm bound, when enabled */
-	char status[1024]; /* "enabled: <kalg>" or "disabled: <reason>" */
-	size_t min_size;   /* the engine's window, when enabled */
-	size_t max_size;
-	int window_calibrated; /* the window comes from the calibration */
-	char calib[1024];      /* the calibration's state: "uncalibrated ...", "stale: ...", ... */
-	char ghash[160];       /* what the bound composition's GHASH means */
+/* What the gate made of the calibration (the text is in struct eip93_gate's @calib). */
+enum eip93_gate_calib {
+	EIP93_GATE_CALIB_UNUSED = 0, /* calibration-file = none (or not reached) */
+	EIP93_GATE_CALIB_ABSENT,     /* no file: uncalibrated, the defaults */
+	EIP93_GATE_CALIB_INVALID,    /* corrupt: the engine stays off */
+	EIP93_GATE_CALIB_STALE,	     /* for another system or composition: ignored */
+	EIP93_GATE_CALIB_CURRENT,    /* for this system, not applied yet */
+	EIP93_GATE_CALIB_APPLIED,    /* its window routes the messages */
+	EIP93_GATE_CALIB_CONFIG,     /* current, but min-size/max-size in config win */
+	EIP93_GATE_CALIB_OFF,	     /* it measured that the engine does not beat software */
 };
 
-/* Everything the verdict depends on besides the machine itself. */
+/**
+ * struct eip93_gate - the gate's verdict, decided once per provider instance.
+ * @enabled: 1 when the ciphers are offered and the engine may be used
+ * @kalg: the kernel algorithm bound, when enabled
+ * @status: "enabled: <kalg>" or "disabled: <reason>" (the eip93-gate parameter)
+ * @min_size: the smallest message for the engine, when enabled
+ * @max_size: the largest message for the engine, when enabled
+ * @window_calibrated: @min_size/@max_size come from the calibration
+ * @calib_state: what the calibration counted for
+ * @calib: the same in words: "uncalibrated ...", "stale: ...", "calibrated ..."
+ * @ghash: what the bound composition's GHASH means
+ */
+struct eip93_gate {
+	int enabled;
+	char kalg[64];
+	char status[1024];
+	size_t min_size;
+	size_t max_size;
+	int window_calibrated;
+	enum eip93_gate_calib calib_state;
+	char calib[1024];
+	char ghash[160];
+};
+
+/**
+ * struct eip93_gate_input - everything the verdict depends on besides the machine.
+ * @env_switch: getenv("EIP93_PROVIDER")
+ * @cfg: the configuration as applied (defaults when it was invalid)
+ * @cfg_error: non-NULL: the configuration was invalid, and why
+ * @sw_error: non-NULL: no software delegate, and why
+ * @openssl_fips: the default properties ask for FIPS
+ * @dt_path_override: test hooks only: the compatible bytes file to read
+ * @hwcap_override: test hooks only: use @hwcap as the aarch64 AT_HWCAP
+ * @hwcap: see @hwcap_override
+ * @probe: the engine backend's bind probe, 0 or -errno (NULL: eip93_kprobe_alg)
+ * @ctr_usable: can ctr(aes-eip93) be composed here (eip93_compose_selftest), 0
+ *	when it can (NULL: yes)
+ * @calib: the calibration file as read (NULL: none configured)
+ * @facts: this system, for the calibration's staleness (NULL members: unknown)
+ */
 struct eip93_gate_input {
-	const char *env_switch; /* getenv("EIP93_PROVIDER") */
+	const char *env_switch;
 	const struct eip93_config *cfg;
-	const char *cfg_error;	      /* non-NULL: the config was invalid */
-	const char *sw_error;	      /* non-NULL: no software delegate */
-	int openssl_fips;	      /* default properties ask for FIPS */
-	const char *dt_path_override; /* test hooks only: compatible bytes file */
-	int hwcap_override;	      /* test hooks only: use @hwcap as aarch64 AT_HWCAP */
+	const char *cfg_error;
+	const char *sw_error;
+	int openssl_fips;
+	const char *dt_path_override;
+	int hwcap_override;
 	unsigned long hwcap;
-	/* The engine backend's bind probe: 0 or -errno (NULL: eip93_kprobe_alg). */
 	int (*probe)(const char *kalg);
-	/* Can ctr(aes-eip93) be composed here (eip93_compose_selftest)?  NULL: yes. */
 	int (*ctr_usable)(void);
-	/* The calibration file as read (NULL: none configured). */
 	const struct eip93_calib_load *calib;
-	/* This system, for the calibration's staleness (NULL members: unknown). */
 	struct eip93_calib_facts facts;
 };
 
@@ -60,12 +92,13 @@ enum eip93_switch eip93_gate_env_switch(const char *v);
 const char *eip93_gate_ghash_note(const char *kalg);
 
 /**
- * eip93_gate_decide() - evaluate the gate in SPEC order.
+ * eip93_gate_decide() - evaluate the gate in its documented order
+ * (docs/contract.md "Switching on").
  *
  * Reads the device tree, CPU, kernel FIPS flag and, only when everything
  * else allows, probes the kernel compositions (closing every socket): the
  * one kernel-algorithm names, else the calibration's, else each in
- * eip93_kalg_names order.  Then applies the calibration (SPEC step 6): its
+ * eip93_kalg_names order.  Then applies the calibration: its
  * window, "off", or nothing when it is absent or stale; a corrupt one keeps
  * the engine off.  @out->calib says which, @out->min_size/max_size is the
  * window to route by.

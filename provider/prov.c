@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The OpenSSL boundary: OSSL_provider_init, provider parameters (name,
- * version, build info, status, gate and counters), the configuration read
- * once at load, and the capability-gated cipher table.
+ * provider/prov.c owns the OpenSSL boundary: OSSL_provider_init, the
+ * provider parameters (name, version, build info, status, gate and
+ * counters), reading the configuration once at load (the request built
+ * from eip93_config_table), the errors raised to the application, and the
+ * capability-gated cipher table.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -39,13 +41,19 @@
 #define EIP93_HOOKS_TEXT "release"
 #endif
 
+/* What the core gave OSSL_provider_init: its handle and the functions used. */
+struct eip93_core {
+	const OSSL_CORE_HANDLE *handle;
+	OSSL_FUNC_core_get_params_fn *get_params;
+	OSSL_FUNC_core_get_libctx_fn *get_libctx;
+	OSSL_FUNC_core_new_error_fn *new_error;
+	OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
+	OSSL_FUNC_core_vset_error_fn *vset_error;
+};
+
 struct eip93_prov {
 	struct eip93_alg_env env; /* must stay first: alg/ reads it from provctx */
-	const OSSL_CORE_HANDLE *handle;
-	OSSL_FUNC_core_get_libctx_fn *core_get_libctx;
-	OSSL_FUNC_core_new_error_fn *core_new_error;
-	OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
-	OSSL_FUNC_core_vset_error_fn *core_vset_error;
+	struct eip93_core core;
 
 	struct eip93_config cfg;
 	char cfg_error[256]; /* empty when the config is valid */
@@ -72,23 +80,38 @@ static OSSL_FUNC_provider_get_params_fn eip93_get_params;
 static OSSL_FUNC_provider_query_operation_fn eip93_query;
 static OSSL_FUNC_provider_get_reason_strings_fn eip93_reason_strings_fn;
 
-static void raise_error(struct eip93_prov *p, int reason, const char *func, const char *fmt, ...)
+/*
+ * raise_error() - put @reason on the application's error queue, with the
+ * file, line and function of the caller (not of this helper), as
+ * ERR_raise_data() does inside libcrypto.
+ */
+#define raise_error(core, reason, ...)                                                             \
+	raise_error_at(core, __FILE__, __LINE__, __func__, reason, __VA_ARGS__)
+
+static void raise_error_at(const struct eip93_core *core, const char *file, int line,
+			   const char *func, int reason, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void raise_error_at(const struct eip93_core *core, const char *file, int line,
+			   const char *func, int reason, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (p->core_new_error == NULL || p->core_vset_error == NULL)
+	if (core->new_error == NULL || core->vset_error == NULL)
 		return;
-	p->core_new_error(p->handle);
-	if (p->core_set_error_debug != NULL)
-		p->core_set_error_debug(p->handle, __FILE__, __LINE__, func);
+	core->new_error(core->handle);
+	if (core->set_error_debug != NULL)
+		core->set_error_debug(core->handle, file, line, func);
 	va_start(ap, fmt);
-	p->core_vset_error(p->handle, reason, fmt, ap);
+	core->vset_error(core->handle, reason, fmt, ap);
 	va_end(ap);
 }
 
-/* Read the provider's openssl.cnf section; the first bad value is kept. */
-static void read_config(struct eip93_prov *p, OSSL_FUNC_core_get_params_fn *get, char *self,
-			size_t selflen)
+/*
+ * Read the provider's openssl.cnf section; the first bad value is kept.  One
+ * request per row of eip93_config_table, then the provider's own name.
+ */
+static void read_config(struct eip93_prov *p, char *self, size_t selflen)
 {
 	OSSL_PARAM req[EIP93_CONFIG_NKEYS + 2]; /* the keys, the provider's name, the end */
 	const char *vals[EIP93_CONFIG_NKEYS] = { NULL };
@@ -97,29 +120,29 @@ static void read_config(struct eip93_prov *p, OSSL_FUNC_core_get_params_fn *get,
 
 	eip93_config_defaults(&p->cfg);
 	snprintf(self, selflen, "%s", EIP93_NAME);
-	if (get == NULL)
+	if (p->core.get_params == NULL)
 		return;
-	for (k = 0; eip93_config_keys[k] != NULL; k++)
-		req[n++] =
-			OSSL_PARAM_construct_utf8_ptr(eip93_config_keys[k], (char **)&vals[k], 0);
+	for (k = 0; k < EIP93_CONFIG_NKEYS; k++)
+		req[n++] = OSSL_PARAM_construct_utf8_ptr(eip93_config_table[k].name,
+							 (char **)&vals[k], 0);
 	req[n++] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_PROV_NAME, (char **)&name, 0);
 	req[n] = OSSL_PARAM_construct_end();
-	if (!get(p->handle, req))
+	if (!p->core.get_params(p->core.handle, req))
 		return;
 	if (name != NULL)
 		snprintf(self, selflen, "%s", name);
 
-	for (k = 0; eip93_config_keys[k] != NULL; k++) {
+	for (k = 0; k < EIP93_CONFIG_NKEYS; k++) {
 		if (vals[k] == NULL)
 			continue;
-		if (eip93_config_set(&p->cfg, eip93_config_keys[k], vals[k], p->cfg_error,
+		if (eip93_config_set(&p->cfg, eip93_config_table[k].name, vals[k], p->cfg_error,
 				     sizeof(p->cfg_error)) < 0)
 			break;
 	}
 	if (p->cfg_error[0] == '\0')
 		eip93_config_check(&p->cfg, p->cfg_error, sizeof(p->cfg_error));
 	if (p->cfg_error[0] != '\0') {
-		raise_error(p, EIP93_R_INVALID_CONFIG, __func__, "%s", p->cfg_error);
+		raise_error(&p->core, EIP93_R_INVALID_CONFIG, "%s", p->cfg_error);
 		eip93_config_defaults(&p->cfg); /* never half-applied */
 	}
 }
@@ -147,10 +170,10 @@ static int openssl_wants_fips(struct eip93_prov *p)
 {
 	OSSL_LIB_CTX *app;
 
-	if (p->core_get_libctx == NULL)
+	if (p->core.get_libctx == NULL)
 		return 0;
 	/* For a module loaded by the libcrypto it links, the core context is the OSSL_LIB_CTX. */
-	app = (OSSL_LIB_CTX *)p->core_get_libctx(p->handle);
+	app = (OSSL_LIB_CTX *)p->core.get_libctx(p->core.handle);
 	return app != NULL && EVP_default_properties_is_fips_enabled(app);
 }
 
@@ -233,9 +256,9 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 }
 
 /*
- * The one activation line, once per process (SPEC: "the first successful
- * activation in a process says so once"), at the first key that passes its
- * check.  The only thing this library ever writes to stderr.
+ * The one activation line, once per process (docs/contract.md "What an
+ * operator sees"), at the first key that passes its check.  The only thing
+ * this library ever writes to stderr.
  */
 static atomic_int notice_printed;
 
@@ -439,38 +462,41 @@ __attribute__((visibility("default"))) OSSL_provider_init_fn OSSL_provider_init;
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		       const OSSL_DISPATCH **out, void **provctx)
 {
-	OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
+	struct eip93_core core = { .handle = handle };
 	struct eip93_prov *p;
 	char self[64];
 	int r;
 
-	p = OPENSSL_zalloc(sizeof(*p));
-	if (p == NULL)
-		return 0;
-	p->handle = handle;
 	for (; in != NULL && in->function_id != 0; in++) {
 		switch (in->function_id) {
 		case OSSL_FUNC_CORE_GET_PARAMS:
-			core_get_params = OSSL_FUNC_core_get_params(in);
+			core.get_params = OSSL_FUNC_core_get_params(in);
 			break;
 		case OSSL_FUNC_CORE_GET_LIBCTX:
-			p->core_get_libctx = OSSL_FUNC_core_get_libctx(in);
+			core.get_libctx = OSSL_FUNC_core_get_libctx(in);
 			break;
 		case OSSL_FUNC_CORE_NEW_ERROR:
-			p->core_new_error = OSSL_FUNC_core_new_error(in);
+			core.new_error = OSSL_FUNC_core_new_error(in);
 			break;
 		case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
-			p->core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+			core.set_error_debug = OSSL_FUNC_core_set_error_debug(in);
 			break;
 		case OSSL_FUNC_CORE_VSET_ERROR:
-			p->core_vset_error = OSSL_FUNC_core_vset_error(in);
+			core.vset_error = OSSL_FUNC_core_vset_error(in);
 			break;
 		default:
 			break;
 		}
 	}
+	p = OPENSSL_zalloc(sizeof(*p));
+	if (p == NULL) {
+		raise_error(&core, EIP93_R_INIT_FAILED, "cannot allocate the provider context");
+		return 0;
+	}
+	p->core = core;
 	p->gate_lock = CRYPTO_THREAD_lock_new();
 	if (p->gate_lock == NULL) {
+		raise_error(&core, EIP93_R_INIT_FAILED, "cannot create the gate lock");
 		OPENSSL_free(p);
 		return 0;
 	}
@@ -479,7 +505,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	snprintf(p->window_text, sizeof(p->window_text), "none");
 	snprintf(p->name, sizeof(p->name), "%s", EIP93_LONG_NAME);
 
-	read_config(p, core_get_params, self, sizeof(self));
+	read_config(p, self, sizeof(self));
 	r = eip93_sw_open(&p->sw, p->cfg.fallback_propq, self);
 	if (r < 0) {
 		snprintf(p->sw_error, sizeof(p->sw_error),
@@ -488,7 +514,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 			 r == -EINVAL	? "it resolves to an eip93 provider or does not parse"
 			 : r == -ENOSYS ? "implementation incomplete"
 					: "not found");
-		raise_error(p, EIP93_R_NO_DELEGATE, __func__, "%s", p->sw_error);
+		raise_error(&p->core, EIP93_R_NO_DELEGATE, "%s", p->sw_error);
 	} else {
 		build_cipher_table(p);
 	}

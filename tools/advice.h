@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * eip93-doctor's recommendation (issue 22): which AEAD and which path serve
+ * eip93-doctor's recommendation: which AEAD and which path serve
  * a TLS peer fastest on this box, and which traffic shapes fall outside the
  * engine's window.  Pure (text and numbers in, verdict out) so host tests
  * feed it any calibration; the numbers come only from the box's

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * eip93-doctor's last sections (issue 22): kernel TLS, the recommendation
+ * eip93-doctor's last sections: kernel TLS, the recommendation
  * (from this box's calibration only) and the traffic shapes against the
  * window; printed for people, or with the verdict as JSON (--json).
  */

@@ -73,36 +73,6 @@ static void advise(const char *fmt, ...)
 	putchar('\n');
 }
 
-static const char *errname(int err)
-{
-	switch (err) {
-	case 0:
-		return "ok";
-	case ENOENT:
-		return "ENOENT";
-	case EINVAL:
-		return "EINVAL";
-	case EPERM:
-		return "EPERM";
-	case EACCES:
-		return "EACCES";
-	case EAFNOSUPPORT:
-		return "EAFNOSUPPORT";
-	case ENOMEM:
-		return "ENOMEM";
-	case EFBIG:
-		return "EFBIG";
-	case EBUSY:
-		return "EBUSY";
-	case EMFILE:
-		return "EMFILE";
-	case ENFILE:
-		return "ENFILE";
-	default:
-		return "errno";
-	}
-}
-
 /* First line of a small file without its newline; -errno on failure. */
 static int read_line(const char *path, char *buf, size_t len)
 {
@@ -172,18 +142,14 @@ static int check_dt(void)
 {
 	unsigned char buf[EIP93_DT_MAX];
 	char desc[512];
-	const char *path = EIP93_DT_PROC_PATH;
+	const char *path;
 	size_t len = 0;
-	int r;
+	int r, proc_err;
 
 	printf("\n[2] device tree (root compatible)\n");
-	r = eip93_dt_read(path, buf, sizeof(buf), &len);
-	if (r == -ENOENT) {
-		path = EIP93_DT_SYSFS_PATH;
-		r = eip93_dt_read(path, buf, sizeof(buf), &len);
-	}
+	r = eip93_dt_read_root(buf, sizeof(buf), &len, &path, &proc_err);
 	if (r < 0) {
-		fact("compatible", "not readable (%s: %s %d, %s)", path, errname(-r), -r,
+		fact("compatible", "not readable (%s: %s %d, %s)", path, eip93_errno_name(-r), -r,
 		     strerror(-r));
 		advise("no device tree: this is not an AN7581/EN7581 board (x86, ACPI, ...); eip93 "
 		       "stays off by design and OpenSSL uses its default provider");
@@ -274,7 +240,7 @@ static int check_fips(void)
 
 	printf("\n[4] FIPS\n");
 	if (k < 0)
-		fact("kernel", "%s: %s%s", EIP93_FIPS_PATH, errname(-k),
+		fact("kernel", "%s: %s%s", EIP93_FIPS_PATH, eip93_errno_name(-k),
 		     k == -ENOENT ? " (no FIPS support in the kernel: not FIPS)" : "");
 	else
 		fact("kernel", "%s = %d", EIP93_FIPS_PATH, k);
@@ -304,6 +270,34 @@ static int any_err(const int err[EIP93_NKALG], int e)
 	return 0;
 }
 
+/*
+ * What loading the provider put on the error queue (an invalid config value,
+ * no software delegate, ...), with where it was raised, then cleared.
+ */
+static void report_raised(void)
+{
+	const char *file, *func, *data;
+	unsigned long e;
+	int line, flags;
+
+	while ((e = ERR_get_error_all(&file, &line, &func, &data, &flags)) != 0) {
+		const char *reason = ERR_reason_error_string(e);
+
+		fact("error raised", "%s%s%s (at %s:%d %s)", reason != NULL ? reason : "?",
+		     (flags & ERR_TXT_STRING) && data[0] != '\0' ? ": " : "",
+		     (flags & ERR_TXT_STRING) ? data : "", file != NULL ? file : "?", line,
+		     func != NULL ? func : "?");
+	}
+}
+
+/* The labels of the older names stay what scripts grep for. */
+static const char *const bind_label[EIP93_NKALG] = {
+	[EIP93_KALG_ID_CTR] = "bind skcipher (CTR)",
+	[EIP93_KALG_ID_NEON] = "bind aead (NEON)",
+	[EIP93_KALG_ID_GENERIC] = "bind aead",
+	[EIP93_KALG_ID_LIB] = "bind aead (retry)",
+};
+
 static int check_kernel(void)
 {
 	char line[512], restrict_val[64];
@@ -319,7 +313,7 @@ static int check_kernel(void)
 	if (fd < 0) {
 		int e = errno;
 
-		fact("AF_ALG socket", "%s %d (%s)", errname(e), e, strerror(e));
+		fact("AF_ALG socket", "%s %d (%s)", eip93_errno_name(e), e, strerror(e));
 	} else {
 		fact("AF_ALG socket", "ok");
 		close(fd);
@@ -340,19 +334,15 @@ static int check_kernel(void)
 	 * kernel-algorithm or a calibration names another). */
 	for (int i = 0; i < EIP93_NKALG && bound < 0; i++) {
 		err[i] = -eip93_kprobe_alg(eip93_kalg_names[i]);
-		/* The labels of the older names stay what scripts grep for. */
-		fact(i == 0   ? "bind skcipher (CTR)"
-		     : i == 1 ? "bind aead (NEON)"
-		     : i == 2 ? "bind aead"
-			      : "bind aead (retry)",
-		     "%s: %s%s%s", eip93_kalg_names[i], errname(err[i]), err[i] ? " - " : "",
+		fact(bind_label[i] != NULL ? bind_label[i] : "bind", "%s: %s%s%s",
+		     eip93_kalg_names[i], eip93_errno_name(err[i]), err[i] ? " - " : "",
 		     err[i] ? strerror(err[i]) : "");
 		if (err[i] == 0)
 			bound = i;
 	}
 	if (bound >= 0) {
 		fact("GHASH", "%s", eip93_gate_ghash_note(eip93_kalg_names[bound]));
-		if (bound == 2)
+		if (bound == EIP93_KALG_ID_GENERIC)
 			advise("no NEON GHASH here, so the kernel's GCM uses the table "
 			       "GHASH (ghash-generic): about 39 cycles/byte on a Cortex-A53, "
 			       "more than OpenSSL's whole software AES-GCM, so the calibration "
@@ -375,7 +365,7 @@ static int check_kernel(void)
 		fact("meaning", "%s", why);
 		if (sscanf(rel, "%d.%d", &major, &minor) != 2)
 			major = minor = 0;
-		if (rv == 2 && err[0] == EAFNOSUPPORT) {
+		if (rv == 2 && err[EIP93_KALG_ID_CTR] == EAFNOSUPPORT) {
 			advise("af_alg_restrict = 2 forbids AF_ALG sockets: sysctl "
 			       "crypto.af_alg_restrict=0 allows them (for every process); even "
 			       "then "
@@ -407,7 +397,7 @@ static int check_kernel(void)
 			return 0;
 		}
 	}
-	if (err[0] == EAFNOSUPPORT) {
+	if (err[EIP93_KALG_ID_CTR] == EAFNOSUPPORT) {
 		advise("the kernel has no AF_ALG: load af_alg and algif_skcipher (and algif_aead "
 		       "for the kernel's AES-GCM compositions) (OpenWrt: kmod-crypto-user; "
 		       "Debian: modprobe algif_skcipher algif_aead)");
@@ -419,11 +409,11 @@ static int check_kernel(void)
 	} else if (driver != 1) {
 		advise("the EIP93 driver is not loaded: load it (OpenWrt: kmod-crypto-hw-eip93, "
 		       "then modprobe it or reboot); without it nothing is offloaded");
-	} else if (err[0] == ENOTSUP) {
+	} else if (err[EIP93_KALG_ID_CTR] == ENOTSUP) {
 		advise("this libcrypto was built with OPENSSL_SMALL_FOOTPRINT: its GCM code cannot "
 		       "be composed with the engine's AES-CTR (ctr(aes-eip93)); a libcrypto built "
 		       "without it, or a kernel AES-GCM composition (gcm_base), is needed");
-	} else if (err[0] != 0) {
+	} else if (err[EIP93_KALG_ID_CTR] != 0) {
 		advise("ctr(aes-eip93) is registered but does not bind as an skcipher: load "
 		       "AF_ALG's skcipher type (modprobe algif_skcipher; OpenWrt: "
 		       "kmod-crypto-user) - the CTR-only composition needs nothing else");
@@ -473,6 +463,7 @@ static int check_provider(void)
 		ERR_clear_error();
 		return 0;
 	}
+	report_raised();
 	p[0] = OSSL_PARAM_construct_utf8_ptr("eip93-gate", (char **)&gate, 0);
 	p[1] = OSSL_PARAM_construct_utf8_ptr("name", (char **)&name, 0);
 	p[2] = OSSL_PARAM_construct_utf8_ptr("version", (char **)&version, 0);

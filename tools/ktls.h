@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * eip93-doctor's kernel TLS facts (issue 22): what would put a daemon on
+ * eip93-doctor's kernel TLS facts: what would put a daemon on
  * kTLS here (Options = KTLS in openssl.cnf, nginx's ssl_conf_command,
  * haproxy's ktls), whether the tls module is there, and what the kernel's
  * gcm(aes) resolves to (the highest-priority gcm(aes) in /proc/crypto): kTLS

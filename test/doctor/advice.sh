@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# eip93-doctor's recommendation and kTLS lines on the host (issue 22), with
+# eip93-doctor's recommendation and kTLS lines on the host, with
 # the test-hooks build and its user-space fake engine: the calibration
 # carries the ChaCha20-Poly1305 reference row; the doctor advises only from
 # it (none without a calibration); when ChaCha20-Poly1305 wins, the
 # openssl.cnf settings it prints make a real `openssl s_server` choose
 # ChaCha20-Poly1305 for a client that lists AES-GCM first (TLS 1.3 and
-# 1.2) and still serve an AES-GCM-only client; Options = KTLS is detected.
+# 1.2) and still serve an AES-GCM-only client; Options = KTLS is detected;
+# an error the provider raises while loading is shown where it was raised
+# (the caller of the provider's raise helper, not the helper).
 # usage: advice.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
 set -euo pipefail
 doctor=$1 openssl=$2 hooks=$3 data=$4
@@ -130,6 +132,21 @@ grep -q "^  openssl.cnf  *KTLS on: $tmp/ktls.cnf line 8: Options = ServerPrefere
   grep -q '^  kTLS: on: ' <<<"$out" && ok "Options = KTLS detected, with its line" || { bad "KTLS"; echo "$out"; }
 out=$("$doctor" 2>&1 || true)
 grep -q '^  kTLS: off: ' <<<"$out" && ok "no Options = KTLS: kTLS off" || bad "kTLS off"
+
+echo "# an invalid config value: the raised error names the line that raised it"
+# Loaded by the doctor itself (no activate), so the error stays on its queue.
+{
+  printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
+  printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
+  printf '[default_sect]\nactivate = 1\n[eip93_sect]\nmin-size = abc\n'
+} >"$tmp/bad.cnf"
+src=$(cd "$data/../.." && pwd)
+want=$(grep -n 'raise_error(&p->core, EIP93_R_INVALID_CONFIG' "$src/provider/prov.c" | cut -d: -f1)
+out=$(OPENSSL_CONF=$tmp/bad.cnf "$doctor" 2>&1 || true)
+line=$(grep '^  error raised ' <<<"$out" || true)
+[[ -n $want && $line == *'invalid configuration value (engine kept off): invalid config value min-size = "abc"'* &&
+  $line == *"prov.c:$want read_config)" ]] &&
+  ok "the invalid value is raised from read_config (prov.c:$want)" || { bad "raised error's place: want prov.c:$want"; echo "$out"; }
 
 echo "advice: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

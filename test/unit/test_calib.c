@@ -209,7 +209,7 @@ static void test_load(void)
 }
 
 /*
- * Issue 20, R9: what a parse error says quotes at most a key name, never the
+ * docs/contract.md "Processes and secrets": what a parse error says quotes at most a key name, never the
  * file's content (a calibration-file pointed at a root-only file would
  * otherwise show its bytes in the provider's status strings).
  */
@@ -275,7 +275,7 @@ static void load_is(const char *path, enum eip93_calib_state want, const char *w
 }
 
 /*
- * Issue 20, R9: the file is followed only when it is a regular file owned by
+ * docs/contract.md "Processes and secrets": the file is followed only when it is a regular file owned by
  * root or the effective user and writable by nobody else, never through a
  * symbolic link; anything else is refused with the reason named.
  */

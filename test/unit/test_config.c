@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/* provider/config.c: every key, valid and invalid values, cross-key checks. */
+/* provider/config.c: every key, valid and invalid values, cross-key checks, the table. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -55,7 +56,9 @@ static int same_config(const struct eip93_config *a, const struct eip93_config *
 	return a->enable == b->enable && a->min_size == b->min_size && a->max_size == b->max_size &&
 	       a->max_sockets == b->max_sockets && a->timeout_ms == b->timeout_ms &&
 	       a->notice == b->notice && strcmp(a->fallback_propq, b->fallback_propq) == 0 &&
-	       a->routing == b->routing && a->explore == b->explore && a->weight == b->weight;
+	       a->routing == b->routing && a->explore == b->explore && a->weight == b->weight &&
+	       strcmp(a->kalg, b->kalg) == 0 && strcmp(a->calib_file, b->calib_file) == 0 &&
+	       a->window_set == b->window_set && a->tag_check == b->tag_check;
 }
 
 /* A bad value fails, names key and value, and leaves the config untouched. */
@@ -223,8 +226,131 @@ static void test_kalg_and_calibration(void)
 	CHECK_EQ_INT(c.window_set, 1);
 }
 
+/* The value of a string-like key's field in @c. */
+static const char *text_of(const struct eip93_config *c, const struct eip93_cfg_key *k)
+{
+	return (const char *)c + k->offset;
+}
+
+/* Every row: a name, a default that its own parser accepts, its range edges. */
+static void test_table(void)
+{
+	struct eip93_config c, before;
+	char err[512], v[32];
+	int seen_last = 0;
+
+	CHECK_EQ_INT(sizeof(eip93_config_table) / sizeof(eip93_config_table[0]),
+		     EIP93_CONFIG_NKEYS);
+	for (size_t i = 0; i < EIP93_CONFIG_NKEYS; i++) {
+		const struct eip93_cfg_key *k = &eip93_config_table[i];
+
+		CHECK(k->name != NULL && k->name[0] != '\0');
+		if (k->name == NULL)
+			continue;
+		seen_last |= strcmp(k->name, "tag-check") == 0;
+		CHECK(eip93_config_find(k->name) == k);
+		CHECK(k->offset + k->size <= sizeof(struct eip93_config));
+		for (size_t j = 0; j < i; j++)
+			CHECK(strcmp(eip93_config_table[j].name, k->name) != 0);
+
+		eip93_config_defaults(&c);
+		switch (k->kind) {
+		case EIP93_CFG_UINT:
+		case EIP93_CFG_SIZE:
+			CHECK(k->what != NULL && k->min_note != NULL && k->max_note != NULL);
+			CHECK(k->min <= k->def && k->def <= k->max);
+			CHECK_EQ_INT(eip93_config_number(&c, k), k->def);
+			/* The edges parse; one past each is out of range, the text says the range. */
+			snprintf(v, sizeof(v), "%llu", k->min);
+			CHECK_EQ_INT(eip93_config_set(&c, k->name, v, err, sizeof(err)), 0);
+			CHECK_EQ_INT(eip93_config_number(&c, k), k->min);
+			snprintf(v, sizeof(v), "%llu", k->max);
+			CHECK_EQ_INT(eip93_config_set(&c, k->name, v, err, sizeof(err)), 0);
+			CHECK_EQ_INT(eip93_config_number(&c, k), k->max);
+			before = c;
+			snprintf(v, sizeof(v), "%llu", k->max + 1);
+			CHECK_EQ_INT(eip93_config_set(&c, k->name, v, err, sizeof(err)), -ERANGE);
+			CHECK(same_config(&c, &before));
+			CHECK(strstr(err, k->name) != NULL && strstr(err, v) != NULL);
+			snprintf(v, sizeof(v), " to %llu", k->max);
+			CHECK(strstr(err, v) != NULL);
+			snprintf(v, sizeof(v), "from %llu", k->min);
+			CHECK(strstr(err, v) != NULL);
+			if (k->min > 0) {
+				snprintf(v, sizeof(v), "%llu", k->min - 1);
+				CHECK_EQ_INT(eip93_config_set(&c, k->name, v, err, sizeof(err)),
+					     -ERANGE);
+				CHECK(same_config(&c, &before));
+			}
+			break;
+		case EIP93_CFG_BOOL:
+			CHECK(k->def <= 1);
+			CHECK_EQ_INT(eip93_config_number(&c, k), k->def);
+			CHECK_EQ_INT(eip93_config_set(&c, k->name, "no", err, sizeof(err)), 0);
+			CHECK_EQ_INT(eip93_config_number(&c, k), 0);
+			CHECK_EQ_INT(eip93_config_set(&c, k->name, "yes", err, sizeof(err)), 0);
+			CHECK_EQ_INT(eip93_config_number(&c, k), 1);
+			break;
+		case EIP93_CFG_CHOICE: {
+			int def_ok = 0;
+
+			CHECK(k->names != NULL && k->values != NULL && k->nnames >= 2);
+			for (size_t j = 0; j < k->nnames; j++) {
+				def_ok |= (unsigned long long)k->values[j] == k->def;
+				CHECK_EQ_INT(eip93_config_set(&c, k->name, k->names[j], err,
+							      sizeof(err)),
+					     0);
+				CHECK_EQ_INT(eip93_config_number(&c, k), k->values[j]);
+			}
+			CHECK(def_ok);
+			break;
+		}
+		case EIP93_CFG_STRING:
+		case EIP93_CFG_PATH:
+		case EIP93_CFG_NAME:
+		default: {
+			char longest[EIP93_CFG_PATH_MAX + 2];
+
+			CHECK(k->def_str != NULL);
+			if (k->def_str == NULL)
+				break;
+			CHECK(strcmp(text_of(&c, k), k->def_str) == 0);
+			if (k->kind == EIP93_CFG_NAME) {
+				CHECK(k->names != NULL && k->nnames >= 1);
+				for (size_t j = 0; j < k->nnames; j++)
+					CHECK_EQ_INT(eip93_config_set(&c, k->name, k->names[j], err,
+								      sizeof(err)),
+						     0);
+				break;
+			}
+			/* The longest value fits; one character more does not. */
+			CHECK(k->max + 1 == k->size && k->max + 2 <= sizeof(longest));
+			if (k->max + 2 > sizeof(longest))
+				break;
+			memset(longest, 'a', k->max + 1);
+			longest[0] = '/';
+			longest[k->max] = '\0';
+			CHECK_EQ_INT(eip93_config_set(&c, k->name, longest, err, sizeof(err)), 0);
+			CHECK(strcmp(text_of(&c, k), longest) == 0);
+			before = c;
+			longest[k->max] = 'a';
+			longest[k->max + 1] = '\0';
+			CHECK_EQ_INT(eip93_config_set(&c, k->name, longest, err, sizeof(err)),
+				     -EINVAL);
+			CHECK(same_config(&c, &before));
+			snprintf(v, sizeof(v), "%llu characters", k->max);
+			CHECK(strstr(err, k->name) != NULL && strstr(err, v) != NULL);
+			break;
+		}
+		}
+	}
+	CHECK(seen_last);
+	CHECK(eip93_config_find("no-such-key") == NULL);
+}
+
 int main(void)
 {
+	test_table();
 	test_kalg_and_calibration();
 	test_defaults();
 	test_valid();

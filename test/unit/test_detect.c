@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-/* detect/: device-tree classification and reading, FIPS parsing, hwcaps, probe. */
+/* detect/: device-tree classification, reading and fallback, FIPS parsing, hwcaps, probe, errno names. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -152,8 +153,87 @@ static void test_kprobe(void)
 	CHECK(r == -EAFNOSUPPORT || r == -ENOENT);
 }
 
+/* The /proc -> /sys fallback: only a missing first file moves on to the second. */
+static void test_read_fallback(void)
+{
+	char dir[] = "/tmp/eip93-dtfb-XXXXXX";
+	char first[256], second[256];
+	unsigned char buf[EIP93_DT_MAX];
+	const char *used = NULL;
+	size_t len = 99;
+	int perr = 1;
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	snprintf(first, sizeof(first), "%s/proc", dir);
+	snprintf(second, sizeof(second), "%s/sys", dir);
+
+	/* Neither: the second file's error, the first's kept. */
+	CHECK_EQ_INT(eip93_dt_read_fallback(first, second, buf, sizeof(buf), &len, &used, &perr),
+		     -ENOENT);
+	CHECK(used == second);
+	CHECK_EQ_INT(perr, -ENOENT);
+	CHECK_EQ_INT(len, 0);
+
+	/* Only the second: read from there. */
+	write_file(second, "airoha,en7581\0", 14);
+	CHECK_EQ_INT(eip93_dt_read_fallback(first, second, buf, sizeof(buf), &len, &used, &perr),
+		     0);
+	CHECK(used == second);
+	CHECK_EQ_INT(perr, -ENOENT);
+	CHECK_EQ_INT(len, 14);
+	CHECK(memcmp(buf, "airoha,en7581", 14) == 0);
+
+	/* The first present: the second is not read. */
+	write_file(first, "airoha,an7581\0", 14);
+	CHECK_EQ_INT(eip93_dt_read_fallback(first, second, buf, sizeof(buf), &len, &used, &perr),
+		     0);
+	CHECK(used == first);
+	CHECK_EQ_INT(perr, 0);
+	CHECK(memcmp(buf, "airoha,an7581", 14) == 0);
+	unlink(first);
+
+	/* The first unreadable for another reason (a directory): final, no fallback. */
+	CHECK_EQ_INT(mkdir(first, 0700), 0);
+	CHECK_EQ_INT(eip93_dt_read_fallback(first, second, buf, sizeof(buf), &len, &used, &perr),
+		     -EISDIR);
+	CHECK(used == first);
+	CHECK_EQ_INT(perr, 0);
+	rmdir(first);
+	unlink(second);
+	rmdir(dir);
+
+	/* The standard places: whatever this host has, the answer names one of them. */
+	used = NULL;
+	(void)eip93_dt_read_root(buf, sizeof(buf), &len, &used, &perr);
+	CHECK(used != NULL &&
+	      (strcmp(used, EIP93_DT_PROC_PATH) == 0 || strcmp(used, EIP93_DT_SYSFS_PATH) == 0));
+}
+
+/* One spelling of each errno name, for the gate and eip93-doctor. */
+static void test_errno_name(void)
+{
+	static const struct {
+		int err;
+		const char *name;
+	} want[] = {
+		{ 0, "ok" },	      { ENOENT, "ENOENT" }, { EINVAL, "EINVAL" },
+		{ EPERM, "EPERM" },   { EACCES, "EACCES" }, { EAFNOSUPPORT, "EAFNOSUPPORT" },
+		{ ENOMEM, "ENOMEM" }, { EFBIG, "EFBIG" },   { EBUSY, "EBUSY" },
+		{ EMFILE, "EMFILE" }, { ENFILE, "ENFILE" }, { ENOTSUP, "ENOTSUP" },
+		{ EXDEV, "errno" },   { -1, "errno" },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK(strcmp(eip93_errno_name(want[i].err), want[i].name) == 0);
+}
+
 int main(void)
 {
+	test_read_fallback();
+	test_errno_name();
 	test_classify();
 	test_read();
 	test_describe();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * provider/gate.c: the verdict in SPEC order, fed through the same inputs the
+ * provider/gate.c: the verdict in its documented order (docs/contract.md
+ * "Switching on"), fed through the same inputs the
  * provider uses (the device-tree file and hwcap inputs here are plain
  * function arguments; in eip93.so only the test-hooks build sets them).
  */
@@ -12,6 +13,12 @@
 
 #include "check.h"
 #include "../../provider/gate.h"
+
+/* The compositions, spelled once: in eip93_kalg_names. */
+#define KALG_CTR_ONLY eip93_kalg_names[EIP93_KALG_ID_CTR]
+#define KALG_NEON eip93_kalg_names[EIP93_KALG_ID_NEON]
+#define KALG_GENERIC eip93_kalg_names[EIP93_KALG_ID_GENERIC]
+#define KALG_LIB eip93_kalg_names[EIP93_KALG_ID_LIB]
 
 static char dir[] = "/tmp/eip93-gate-XXXXXX";
 
@@ -201,14 +208,15 @@ static void test_composition_order(void)
 	memset(probe_err, 0, sizeof(probe_err));
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strcmp(probe_log, "C") == 0);
-	CHECK(strcmp(g.status, "enabled: " EIP93_KALG_CTR_ONLY) == 0);
+	CHECK(strcmp(g.status, "enabled: ctr(aes-eip93)") == 0);
+	CHECK(strcmp(g.kalg, KALG_CTR_ONLY) == 0);
 	CHECK(strstr(g.ghash, "libcrypto") != NULL);
 
 	/* The CTR-only composition cannot bind: the kernel's, in their order. */
 	probe_err[0] = ENOENT;
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strcmp(probe_log, "CN") == 0);
-	CHECK(strcmp(g.status, "enabled: " EIP93_KALG_NEON) == 0);
+	CHECK(strcmp(g.kalg, KALG_NEON) == 0);
 	HAS(g, "enabled: gcm_base(ctr(aes-eip93),ghash-neon)");
 	CHECK(strstr(g.ghash, "ghash-neon") != NULL);
 
@@ -221,12 +229,12 @@ static void test_composition_order(void)
 		probe_err[2] = 0;
 		g = decide_k(NULL, "6.1.0");
 		CHECK(strcmp(probe_log, "CNG") == 0);
-		CHECK(strcmp(g.kalg, EIP93_KALG_GENERIC) == 0);
+		CHECK(strcmp(g.kalg, KALG_GENERIC) == 0);
 		CHECK(strstr(g.ghash, "table GHASH: slow on this CPU; load ghash-ce") != NULL);
 		probe_err[2] = errs[i];
 		g = decide_k(NULL, "6.1.0");
 		CHECK(strcmp(probe_log, "CNGL") == 0);
-		CHECK(strcmp(g.kalg, EIP93_KALG_LIB) == 0);
+		CHECK(strcmp(g.kalg, KALG_LIB) == 0);
 	}
 	probe_err[0] = EAFNOSUPPORT;
 	probe_err[1] = ENOENT;
@@ -235,44 +243,42 @@ static void test_composition_order(void)
 	g = decide_k(NULL, "6.1.0");
 	CHECK_EQ_INT(g.enabled, 0);
 	CHECK(strcmp(probe_log, "CNGL") == 0);
-	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_CTR_ONLY ": EAFNOSUPPORT");
-	HAS(g, "; kernel: AF_ALG bind " EIP93_KALG_NEON ": ENOENT");
-	HAS(g, "; kernel: AF_ALG bind " EIP93_KALG_GENERIC ": EINVAL");
-	HAS(g, "; kernel: AF_ALG bind " EIP93_KALG_LIB ": EPERM");
+	HAS(g, "kernel: AF_ALG bind ctr(aes-eip93): EAFNOSUPPORT");
+	HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-neon): ENOENT");
+	HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-generic): EINVAL");
+	HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-lib): EPERM");
 
 	/* A libcrypto that cannot compose (OPENSSL_SMALL_FOOTPRINT): never probed, named. */
 	memset(probe_err, 0, sizeof(probe_err));
 	ctr_unusable = 1;
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strcmp(probe_log, "N") == 0);
-	CHECK(strcmp(g.kalg, EIP93_KALG_NEON) == 0);
+	CHECK(strcmp(g.kalg, KALG_NEON) == 0);
 	probe_err[1] = probe_err[2] = probe_err[3] = ENOENT;
 	g = decide_k(NULL, "6.1.0");
 	CHECK_EQ_INT(g.enabled, 0);
-	HAS(g, "kernel: AF_ALG bind " EIP93_KALG_CTR_ONLY ": ENOTSUP");
+	HAS(g, "kernel: AF_ALG bind ctr(aes-eip93): ENOTSUP");
 	HAS(g, "OPENSSL_SMALL_FOOTPRINT");
 	ctr_unusable = 0;
 
 	/* kernel-algorithm: that one only. */
 	char err[256];
 
-	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_LIB, err, sizeof(err)),
-		     0);
+	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", KALG_LIB, err, sizeof(err)), 0);
 	memset(probe_err, 0, sizeof(probe_err));
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strcmp(probe_log, "L") == 0);
-	CHECK(strcmp(g.kalg, EIP93_KALG_LIB) == 0);
+	CHECK(strcmp(g.kalg, KALG_LIB) == 0);
 	probe_err[3] = ENOENT;
 	g = decide_k(NULL, "6.1.0");
 	CHECK_EQ_INT(g.enabled, 0);
-	HAS(g, "(kernel-algorithm = " EIP93_KALG_LIB " in config)");
-	CHECK_EQ_INT(
-		eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_CTR_ONLY, err, sizeof(err)),
-		0);
+	HAS(g, "(kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-lib) in config)");
+	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", KALG_CTR_ONLY, err, sizeof(err)),
+		     0);
 	memset(probe_err, 0, sizeof(probe_err));
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strcmp(probe_log, "C") == 0);
-	CHECK(strcmp(g.kalg, EIP93_KALG_CTR_ONLY) == 0);
+	CHECK(strcmp(g.kalg, KALG_CTR_ONLY) == 0);
 }
 
 static void calib_loaded(struct eip93_calib_load *cl, const char *kalg, int engine)
@@ -301,24 +307,26 @@ static void test_calibration(void)
 	memset(probe_err, 0, sizeof(probe_err));
 
 	/* Current, engine: its composition first, its window. */
-	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	calib_loaded(&cl, KALG_GENERIC, 1);
 	g = decide_k(&cl, "6.1.0");
 	CHECK(strcmp(probe_log, "G") == 0);
-	CHECK(strcmp(g.kalg, EIP93_KALG_GENERIC) == 0);
+	CHECK(strcmp(g.kalg, KALG_GENERIC) == 0);
 	CHECK_EQ_INT(g.min_size, 8192);
 	CHECK_EQ_INT(g.max_size, 65536);
 	CHECK_EQ_INT(g.window_calibrated, 1);
 	CHECK(strstr(g.calib, "calibrated 2026-12-01T10:00:00Z on 6.1.0") != NULL);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
 
 	/* Current, off: engine off, with the measured reason. */
-	calib_loaded(&cl, EIP93_KALG_GENERIC, 0);
+	calib_loaded(&cl, KALG_GENERIC, 0);
 	g = decide_k(&cl, "6.1.0");
 	CHECK_EQ_INT(g.enabled, 0);
 	HAS(g, "disabled: calibration (2026-12-01T10:00:00Z");
 	HAS(g, "engine 1.00 MB/s, software 9.00 MB/s");
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_OFF);
 
 	/* Another kernel release: stale, ignored, defaults, order. */
-	calib_loaded(&cl, EIP93_KALG_GENERIC, 0);
+	calib_loaded(&cl, KALG_GENERIC, 0);
 	g = decide_k(&cl, "6.12.0");
 	CHECK_EQ_INT(g.enabled, 1);
 	CHECK(strcmp(probe_log, "C") == 0);
@@ -326,42 +334,46 @@ static void test_calibration(void)
 	CHECK_EQ_INT(g.max_size, 32768);
 	CHECK_EQ_INT(g.window_calibrated, 0);
 	CHECK(strncmp(g.calib, "stale: ", 7) == 0);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_STALE);
 	CHECK(strstr(g.calib, "measured on kernel 6.1.0, this is 6.12.0") != NULL);
 
 	/* Its composition no longer binds: stale, the next in order. */
-	calib_loaded(&cl, EIP93_KALG_NEON, 1);
+	calib_loaded(&cl, KALG_NEON, 1);
 	probe_err[1] = ENOENT;
 	g = decide_k(&cl, "6.1.0");
 	CHECK(strcmp(probe_log, "NC") == 0);
-	CHECK(strcmp(g.kalg, EIP93_KALG_CTR_ONLY) == 0);
+	CHECK(strcmp(g.kalg, KALG_CTR_ONLY) == 0);
 	CHECK_EQ_INT(g.min_size, 4096);
 	CHECK(strstr(g.calib, "no longer binds (ENOENT") != NULL);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_STALE);
+	CHECK_EQ_INT(g.window_calibrated, 0);
 	probe_err[1] = 0;
 
 	/* OpenSSL / provider versions. */
-	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	calib_loaded(&cl, KALG_GENERIC, 1);
 	strcpy(cl.cal.openssl, "3.5.7");
 	g = decide_k(&cl, "6.1.0");
 	CHECK(strstr(g.calib, "stale: ") != NULL && strstr(g.calib, "OpenSSL 3.5.7") != NULL);
-	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	calib_loaded(&cl, KALG_GENERIC, 1);
 	strcpy(cl.cal.provider, "0.0.9");
 	g = decide_k(&cl, "6.1.0");
 	CHECK(strstr(g.calib, "stale: ") != NULL && strstr(g.calib, "eip93 0.0.9") != NULL);
 
 	/* Explicit min-size/max-size win over the calibration's window. */
-	calib_loaded(&cl, EIP93_KALG_GENERIC, 1);
+	calib_loaded(&cl, KALG_GENERIC, 1);
 	CHECK_EQ_INT(eip93_config_set(&cfg, "max-size", "20000", err, sizeof(err)), 0);
 	g = decide_k(&cl, "6.1.0");
 	CHECK_EQ_INT(g.max_size, 20000);
 	CHECK(strstr(g.calib, "take precedence") != NULL);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_CONFIG);
 	eip93_config_defaults(&cfg);
 
 	/* kernel-algorithm naming another composition makes it foreign. */
-	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", EIP93_KALG_NEON, err, sizeof(err)),
-		     0);
+	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", KALG_NEON, err, sizeof(err)), 0);
 	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(g.kalg, EIP93_KALG_NEON) == 0);
+	CHECK(strcmp(g.kalg, KALG_NEON) == 0);
 	CHECK(strstr(g.calib, "stale: ") != NULL && strstr(g.calib, "kernel-algorithm") != NULL);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_STALE);
 	eip93_config_defaults(&cfg);
 
 	/* Absent, none, corrupt. */
@@ -371,8 +383,10 @@ static void test_calibration(void)
 	g = decide_k(&cl, "6.1.0");
 	CHECK_EQ_INT(g.enabled, 1);
 	CHECK(strncmp(g.calib, "uncalibrated", 12) == 0);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_ABSENT);
 	g = decide_k(NULL, "6.1.0");
 	CHECK(strstr(g.calib, "calibration-file = none") != NULL);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_UNUSED);
 	cl.state = EIP93_CALIB_INVALID;
 	strcpy(cl.error, "corrupt: line 3: unknown key \"foo\"");
 	g = decide_k(&cl, "6.1.0");
@@ -380,6 +394,7 @@ static void test_calibration(void)
 	CHECK(probe_log[0] == '\0');
 	HAS(g, "calibration file /var/lib/eip93/calibration is invalid (corrupt: line 3");
 	HAS(g, "engine kept off");
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_INVALID);
 }
 
 int main(void)
