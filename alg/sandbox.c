@@ -8,7 +8,7 @@
  * /proc/self/status: 0 none, 2 filter (1, strict mode, cannot reach here:
  * open itself would have killed).  The status is read whole, in pieces, and
  * scanned as it comes: the line may lie anywhere (with many supplementary
- * groups the "Groups:" line before it is several KiB long; issue 20, R7).
+ * groups the "Groups:" line before it is several KiB long: 700 put it past 5 KiB).
  * An unreadable status counts as sandboxed (an unknown filter may kill),
  * except when /proc is simply absent (ENOENT: a chroot, as haproxy's and
  * sshd's) and an earlier reading in this process or an ancestor said "no

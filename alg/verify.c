@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The integrity check of every engine result (SPEC "Integrity of every
- * engine message").  The engine computes only the CTR keystream; GHASH runs
+ * The integrity check of every engine result (docs/contract.md
+ * "Integrity").  The engine computes only the CTR keystream; GHASH runs
  * over whatever ciphertext results, so a wrong keystream gives output that
  * is wrong and still authenticates.  Before anything the engine wrote is
  * released, the keystream of some 16-byte blocks is recomputed here (AES of

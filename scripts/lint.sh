@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# clang-tidy and cppcheck over the project's own C code, and clang-format
-# applied to every C file; any finding fails.
+# clang-tidy and cppcheck over the project's own C code, clang-format
+# applied to every C file, and the docs held to the code (every config key
+# documented, every regression case with its named script, no citation of
+# anything outside the tree); any finding fails.
 # usage: lint.sh BUILD_DIR   (a configured build with compile_commands.json)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,4 +31,8 @@ cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,perfo
 echo "clang-format: every C file as .clang-format says"
 mapfile -t all < <(git ls-files '*.c' '*.h')
 clang-format --dry-run --Werror --style=file "${all[@]}"
+echo "docs and code agree"
+scripts/check-config-docs.sh docs/operations.md docs/contract.md openssl.cnf.example
+scripts/check-regress.sh
+scripts/check-citations.sh
 echo "lint: clean"

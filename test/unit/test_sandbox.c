@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * alg/sandbox.c: the "Seccomp:" line of /proc/self/status, wherever it lies
- * and in whatever pieces read() returns it (issue 20, R7: with many
+ * and in whatever pieces read() returns it (with many
  * supplementary groups it lies past the first 4 KiB).
  */
 #include <stdio.h>
