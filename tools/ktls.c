@@ -73,83 +73,87 @@ static int ktls_flag(char *list, const char *sep)
 	return v;
 }
 
-int ktls_scan_openssl_cnf(const char *text, struct ktls_setting *out)
+/*
+ * A server's configuration text, line by line (comments cut, trimmed): @flag
+ * says what a line sets (1 on, -1 off, 0 nothing); the last line that sets
+ * it counts.  Returns whether it ends on.
+ */
+static int scan_lines(const char *text, struct ktls_setting *out, int (*flag)(char *l))
 {
 	char buf[1024];
 	unsigned int n = 0;
 
 	memset(out, 0, sizeof(*out));
 	while (next_line(&text, buf, sizeof(buf))) {
-		char *l, *eq, *key, *val, shown[200];
+		char *l, shown[200];
 		int f;
 
 		n++;
 		cut_comment(buf);
 		l = trim(buf);
-		eq = strchr(l, '=');
-		if (eq == NULL)
-			continue;
 		snprintf(shown, sizeof(shown), "%s", l);
-		*eq = '\0';
-		key = trim(l);
-		val = trim(eq + 1);
-		if (strcasecmp(key, "Options") != 0)
-			continue;
-		f = ktls_flag(val, ",");
+		f = flag(l);
 		if (f != 0)
 			record(out, f > 0, n, shown);
 	}
 	return out->on;
+}
+
+/* openssl.cnf: "Options = ...,KTLS" in any section. */
+static int cnf_flag(char *l)
+{
+	char *eq = strchr(l, '=');
+
+	if (eq == NULL)
+		return 0;
+	*eq = '\0';
+	if (strcasecmp(trim(l), "Options") != 0)
+		return 0;
+	return ktls_flag(trim(eq + 1), ",");
+}
+
+int ktls_scan_openssl_cnf(const char *text, struct ktls_setting *out)
+{
+	return scan_lines(text, out, cnf_flag);
+}
+
+/* nginx: "ssl_conf_command Options KTLS;" */
+static int nginx_flag(char *l)
+{
+	char *rest;
+
+	if (strncmp(l, "ssl_conf_command", 16) != 0 || !isspace((unsigned char)l[16]))
+		return 0;
+	rest = trim(l + 16);
+	if (strncasecmp(rest, "Options", 7) != 0 || !isspace((unsigned char)rest[7]))
+		return 0;
+	rest[strcspn(rest, ";")] = '\0';
+	return ktls_flag(rest + 7, ", \t");
 }
 
 int ktls_scan_nginx(const char *text, struct ktls_setting *out)
 {
-	char buf[1024];
-	unsigned int n = 0;
+	return scan_lines(text, out, nginx_flag);
+}
 
-	memset(out, 0, sizeof(*out));
-	while (next_line(&text, buf, sizeof(buf))) {
-		char *l, *rest, shown[200];
-		int f;
+/* haproxy: "ktls on|off" among a bind or server line's words (the last counts). */
+static int haproxy_flag(char *l)
+{
+	char *save = NULL, *prev = NULL;
+	int v = 0;
 
-		n++;
-		cut_comment(buf);
-		l = trim(buf);
-		if (strncmp(l, "ssl_conf_command", 16) != 0 || !isspace((unsigned char)l[16]))
-			continue;
-		snprintf(shown, sizeof(shown), "%s", l);
-		rest = trim(l + 16);
-		if (strncasecmp(rest, "Options", 7) != 0 || !isspace((unsigned char)rest[7]))
-			continue;
-		rest[strcspn(rest, ";")] = '\0';
-		f = ktls_flag(rest + 7, ", \t");
-		if (f != 0)
-			record(out, f > 0, n, shown);
+	for (char *t = strtok_r(l, " \t", &save); t != NULL; t = strtok_r(NULL, " \t", &save)) {
+		if (prev != NULL && strcmp(prev, "ktls") == 0 &&
+		    (strcmp(t, "on") == 0 || strcmp(t, "off") == 0))
+			v = strcmp(t, "on") == 0 ? 1 : -1;
+		prev = t;
 	}
-	return out->on;
+	return v;
 }
 
 int ktls_scan_haproxy(const char *text, struct ktls_setting *out)
 {
-	char buf[1024];
-	unsigned int n = 0;
-
-	memset(out, 0, sizeof(*out));
-	while (next_line(&text, buf, sizeof(buf))) {
-		char shown[200], *save = NULL, *prev = NULL;
-
-		n++;
-		cut_comment(buf);
-		snprintf(shown, sizeof(shown), "%s", trim(buf));
-		for (char *t = strtok_r(buf, " \t", &save); t != NULL;
-		     t = strtok_r(NULL, " \t", &save)) {
-			if (prev != NULL && strcmp(prev, "ktls") == 0 &&
-			    (strcmp(t, "on") == 0 || strcmp(t, "off") == 0))
-				record(out, strcmp(t, "on") == 0, n, shown);
-			prev = t;
-		}
-	}
-	return out->on;
+	return scan_lines(text, out, haproxy_flag);
 }
 
 /* The best entry named @name of type @type in /proc/crypto's text. */
