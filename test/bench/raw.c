@@ -10,6 +10,7 @@
  * partial block (the tag checked before the request when decrypting).
  */
 #include "bench.h"
+#include "../raw_gcm128.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,25 +23,6 @@
 static ssize_t timed_read(int fd, void *buf, size_t len)
 {
 	return read(fd, buf, len);
-}
-
-/* GCM128's block function (the raw loop's AES-ECB) and a stream that leaves whole blocks alone. */
-static void raw_block(const unsigned char in[16], unsigned char out[16], const void *k)
-{
-	EVP_CIPHER_CTX *ecb;
-
-	memcpy(&ecb, &k, sizeof(k)); /* the key GCM128 hands back as const */
-	(void)EVP_Cipher(ecb, out, in, 16);
-}
-
-static void raw_stream(const unsigned char *in, unsigned char *out, size_t blocks, const void *k,
-		       const unsigned char ivec[16])
-{
-	(void)in;
-	(void)out;
-	(void)blocks;
-	(void)k;
-	(void)ivec;
 }
 
 void raw_close(struct raw *r)

@@ -29,6 +29,7 @@
 #include <openssl/provider.h>
 
 #include "fake.h"
+#include "../raw_gcm128.h"
 
 enum { SH_GENERIC, SH_TLS13, SH_TLS12, SH_SSH };
 
@@ -39,26 +40,6 @@ static const unsigned char base_nonce[IVLEN] = { 0x1c, 0x2d, 0x3e, 0x4f, 0x50, 0
 static const unsigned char fixed4[4] = { 0xa1, 0xb2, 0xc3, 0xd4 };
 static const unsigned char ssh_iv[IVLEN] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
 					     0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c };
-
-/* GCM128's block function on the raw loop's AES-ECB context, and a stream that leaves the
- * whole blocks as they are (the engine wrote them, or they are only hashed). */
-static void raw_block(const unsigned char in[16], unsigned char out[16], const void *k)
-{
-	EVP_CIPHER_CTX *ecb;
-
-	memcpy(&ecb, &k, sizeof(k)); /* the key GCM128 hands back as const */
-	(void)EVP_Cipher(ecb, out, in, 16);
-}
-
-static void raw_stream(const unsigned char *in, unsigned char *out, size_t blocks, const void *k,
-		       const unsigned char ivec[16])
-{
-	(void)in;
-	(void)out;
-	(void)blocks;
-	(void)k;
-	(void)ivec;
-}
 
 static OSSL_PROVIDER *p_default, *p_eip93, *p_raw;
 static OSSL_LIB_CTX *raw_libctx;
