@@ -434,7 +434,7 @@ static void ctr_results(void)
 static void gcm_results(void)
 {
 	static unsigned char in[1000], out[1000], exp[1000];
-	unsigned char iv[12], aad[13], tag[16], etag[16];
+	unsigned char iv[12], aad[13], tag[16] = { 0 }, etag[16];
 	struct eip93_engine_key k;
 	struct eip93_engine_msg m;
 
