@@ -20,7 +20,7 @@ if(EXISTS "${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h" AND TARGET eip93-diff)
   eip93_guest_test(cryptodev ${CMAKE_CURRENT_LIST_DIR}/guest.sh
     --module ${CDEV_KMOD}/cryptodev.ko
     --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff
-    --add $<TARGET_FILE:eip93-cdev-check>:/usr/bin/eip93-cdev-check --timeout 560)
-  set_tests_properties(guest_cryptodev PROPERTIES LABELS "guest;cryptodev" TIMEOUT 600
+    --add $<TARGET_FILE:eip93-cdev-check>:/usr/bin/eip93-cdev-check --timeout 360)
+  set_tests_properties(guest_cryptodev PROPERTIES LABELS "guest;cryptodev" TIMEOUT 400
     FIXTURES_REQUIRED "guest_kernel;guest_driver;guest_cryptodev_kmod")
 endif()
