@@ -99,6 +99,7 @@ static inline void eip93_engine_key_init(struct eip93_engine_key *k)
 }
 
 extern const struct eip93_engine_ops eip93_engine_afalg;
+extern const struct eip93_engine_ops eip93_engine_cryptodev;
 
 #ifdef EIP93_TEST_HOOKS
 /*

@@ -530,6 +530,9 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 
 		if (e != NULL && strcmp(e, "fake") == 0)
 			p->env.engine = &eip93_engine_fake;
+		/* EIP93_TEST_ENGINE=cryptodev: the /dev/crypto backend (alg/cryptodev.c). */
+		if (e != NULL && strcmp(e, "cryptodev") == 0)
+			p->env.engine = &eip93_engine_cryptodev;
 		/* The benchmark's unchecked instance: what the integrity check costs. */
 		e = getenv("EIP93_TEST_VERIFY");
 		if (e != NULL && strcmp(e, "off") == 0)

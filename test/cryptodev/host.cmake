@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: Apache-2.0
+# Host tests of the /dev/crypto backend (label "host"), included from
+# test/CMakeLists.txt whatever EIP93_GUEST_TESTS says.
+
+# alg/cryptodev.c with stand-in syscalls: the link wraps open, openat, ioctl
+# and close; the stand-in /dev/crypto computes with OpenSSL in user space.
+add_executable(test_cryptodev ${CMAKE_CURRENT_LIST_DIR}/test_cryptodev.c
+               ${PROJECT_SOURCE_DIR}/alg/cryptodev.c ${PROJECT_SOURCE_DIR}/alg/afalg.c
+               ${PROJECT_SOURCE_DIR}/detect/kprobe.c)
+eip93_target_flags(test_cryptodev)
+target_include_directories(test_cryptodev PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(test_cryptodev PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
+target_link_options(test_cryptodev PRIVATE -Wl,--wrap=open,--wrap=openat,--wrap=ioctl,--wrap=close)
+add_test(NAME test_cryptodev COMMAND test_cryptodev)
+set_tests_properties(test_cryptodev PROPERTIES LABELS "host;unit;cryptodev")
+
+# alg/cryptodev_abi.h against the module's own header, where the pinned
+# source is at hand (it is never part of this repository).
+set(EIP93_CRYPTODEV_SRC "${PROJECT_SOURCE_DIR}/../shared/third_party/cryptodev-linux" CACHE PATH
+    "The pinned cryptodev-linux source (for the ABI check and the guest module)")
+if(EXISTS "${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h")
+  add_executable(cryptodev_abi_check ${CMAKE_CURRENT_LIST_DIR}/abi_check.c)
+  eip93_target_flags(cryptodev_abi_check)
+  target_include_directories(cryptodev_abi_check PRIVATE ${PROJECT_SOURCE_DIR} ${EIP93_CRYPTODEV_SRC})
+  add_test(NAME cryptodev_abi COMMAND cryptodev_abi_check)
+  set_tests_properties(cryptodev_abi PROPERTIES LABELS "host;unit;cryptodev")
+else()
+  message(STATUS "eip93: ${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h not found: "
+                 "the cryptodev ABI check is not registered")
+endif()

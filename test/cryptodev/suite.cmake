@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+# Guest suite: the provider's /dev/crypto backend on the simulated driver
+# (test/cryptodev/guest.sh).  cryptodev.ko is built for the guest kernel from
+# the pinned upstream source, outside this repository (build-module.sh).
+
+set(EIP93_CRYPTODEV_SRC "${PROJECT_SOURCE_DIR}/../shared/third_party/cryptodev-linux" CACHE PATH
+    "The pinned cryptodev-linux source (for the ABI check and the guest module)")
+set(CDEV_KMOD ${CMAKE_CURRENT_BINARY_DIR}/cryptodev-kmod)
+
+if(EXISTS "${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h" AND TARGET eip93-diff)
+  add_test(NAME guest_build_cryptodev COMMAND ${CMAKE_COMMAND} -E env
+    bash -c "${CMAKE_CURRENT_LIST_DIR}/build-module.sh ${EIP93_CRYPTODEV_SRC} ${CDEV_KMOD} \"$(${GUEST_DIR}/kernel-abi.sh)\"")
+  set_tests_properties(guest_build_cryptodev PROPERTIES FIXTURES_SETUP guest_cryptodev_kmod
+    LABELS "guest;cryptodev" TIMEOUT 600)
+
+  add_executable(eip93-cdev-check ${CMAKE_CURRENT_LIST_DIR}/cdev_check.c)
+  eip93_target_flags(eip93-cdev-check)
+  target_link_libraries(eip93-cdev-check PRIVATE PkgConfig::LIBCRYPTO)
+
+  eip93_guest_test(cryptodev ${CMAKE_CURRENT_LIST_DIR}/guest.sh
+    --module ${CDEV_KMOD}/cryptodev.ko
+    --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff
+    --add $<TARGET_FILE:eip93-cdev-check>:/usr/bin/eip93-cdev-check --timeout 360)
+  set_tests_properties(guest_cryptodev PROPERTIES LABELS "guest;cryptodev" TIMEOUT 400
+    FIXTURES_REQUIRED "guest_kernel;guest_driver;guest_cryptodev_kmod")
+endif()
