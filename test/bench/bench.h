@@ -33,7 +33,7 @@
 #define TLS12_EXPLICIT 8
 #define MAX_PAYLOAD 32768
 #define MAX_ROUNDS 64
-#define NCONT 4
+#define NCONT 5
 
 #define ENGINE_TARGET 0.97
 #define DELEGATE_TARGET 0.98
@@ -59,6 +59,7 @@ static inline double now_s(void)
 
 extern int sys_timing; /* time every AF_ALG syscall into sys_time */
 extern int sys_fake;   /* sendmsg/readv succeed without entering the kernel */
+extern int sys_count;  /* count AF_ALG reads and ioctls too (section 7's syscall pass) */
 extern double sys_time;
 extern long sys_calls;
 
@@ -227,5 +228,6 @@ void section_memory(void);    /* memory.c: 3. memory */
 void section_keysetup(void);  /* keysetup.c: 6. what a new key costs */
 void section_calls(void);     /* calls.c: 4. per EVP call (diagnostics) */
 void section_verify(void);    /* verify.c: 5. the integrity check's cost */
+void section_cdev(void); /* cdev.c: 7. /dev/crypto beside AF_ALG (test/cryptodev/bench.cmake) */
 
 #endif

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * eip93-bench, section 7 (only with --sections 7; linked in by
+ * test/cryptodev/bench.cmake): /dev/crypto beside AF_ALG on the same kernel
+ * algorithm, TLS 1.3 record shape, encrypt and decrypt, 4/16/32 KiB, from
+ * one run.  Five contenders alternate message by message (measure.c):
+ *
+ *   prov cdev   the provider with the /dev/crypto backend (a second eip93
+ *               instance loaded with EIP93_TEST_ENGINE=cryptodev, the same
+ *               configuration file)
+ *   raw cdev    the least a /dev/crypto program does: on ctr(aes-eip93) one
+ *               CIOCCRYPT over the whole blocks with GHASH, the tag and the
+ *               partial block in libcrypto's GCM128 (as the raw AF_ALG ctr
+ *               loop); on a kernel AES-GCM one CIOCAUTHCRYPT (the tag next
+ *               to the data, no copy)
+ *   raw AF_ALG  raw.c's loop
+ *   prov AF_ALG the provider with the AF_ALG backend (the main instance)
+ *   raw async   ctr(aes-eip93) only, and only when the module was built with
+ *               ENABLE_ASYNC: CIOCASYNCCRYPT, poll, CIOCASYNCFETCH
+ *
+ * Ratios are throughputs, per round, the median over rounds; printed, never
+ * asserted.  Syscalls per message are counted by the program's own ioctl(),
+ * sendmsg(), readv() and read() (syscalls.c, exported so the provider's calls
+ * land there too) in a separate pass after the timed rounds; the async loop's
+ * poll() is counted where it makes it.
+ */
+#include "bench.h"
+#include "../raw_gcm128.h"
+#include "../../alg/cryptodev_abi.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <openssl/params.h>
+
+/* The module's asynchronous requests (compiled in with -DENABLE_ASYNC). */
+#define CDEV_ASYNCCRYPT _IOW('c', 110, struct eip93_cdev_crypt)
+#define CDEV_ASYNCFETCH _IOR('c', 111, struct eip93_cdev_crypt)
+
+#define K_PCD 0	  /* provider, /dev/crypto backend */
+#define K_RCD 1	  /* raw /dev/crypto, synchronous (the baseline) */
+#define K_RAF 2	  /* raw AF_ALG */
+#define K_PAF 3	  /* provider, AF_ALG backend */
+#define K_ASYNC 4 /* raw /dev/crypto, asynchronous */
+#define COUNT_MSGS 8
+
+static const char *const names[NCONT] = { "prov cdev", "raw cdev", "raw AF_ALG", "prov AF_ALG",
+					  "raw async" };
+
+/* ---- the raw /dev/crypto loops --------------------------------------------- */
+
+struct cdraw {
+	int fd;
+	uint32_t ses;
+	int have_ses;
+	int enc, ctr, async;
+	int async_err;	     /* async: the errno of a failed request (not a bench failure) */
+	EVP_CIPHER_CTX *ecb; /* ctr: the key's AES and GCM128 over it */
+	GCM128_CONTEXT *gcm;
+	size_t len;
+	unsigned char *in;  /* aad || payload || tag (decrypt) */
+	unsigned char *out; /* payload || tag */
+	const unsigned char *pristine;
+	unsigned char nonce[IVLEN], cur[IVLEN];
+	uint64_t seq;
+};
+
+static void cdraw_close(struct cdraw *r)
+{
+	CRYPTO_gcm128_release(r->gcm);
+	EVP_CIPHER_CTX_free(r->ecb);
+	r->gcm = NULL;
+	r->ecb = NULL;
+	if (r->have_ses)
+		(void)ioctl(r->fd, EIP93_CIOCFSESSION, &r->ses);
+	r->have_ses = 0;
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	free(r->in);
+	free(r->out);
+	r->in = r->out = NULL;
+}
+
+/* A session on B.kalg (its driver checked), buffers laid out once.  0 or -1. */
+static int cdraw_open(struct cdraw *r, int enc, int async, size_t len, const unsigned char *ref)
+{
+	struct eip93_cdev_session s;
+	struct eip93_cdev_session_info info;
+	const EVP_CIPHER *ecb = B.keylen == 16	 ? EVP_aes_128_ecb()
+				: B.keylen == 24 ? EVP_aes_192_ecb()
+						 : EVP_aes_256_ecb();
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->enc = enc;
+	r->async = async;
+	r->len = len;
+	r->pristine = ref;
+	r->ctr = strncmp(B.kalg, "ctr(", 4) == 0;
+	memcpy(r->nonce, base_nonce, IVLEN);
+	memcpy(r->cur, base_nonce, IVLEN);
+	r->in = calloc(1, TLS13_AAD + len + TAGLEN);
+	r->out = calloc(1, len + TAGLEN);
+	if (r->in == NULL || r->out == NULL)
+		goto err;
+	/* Written once so every page is there: the async worker pins them from another context. */
+	memset(r->out, 0xa5, len + TAGLEN);
+	memcpy(r->in, tls13_aad, TLS13_AAD);
+	if (enc)
+		fill(r->in + TLS13_AAD, len, 1);
+	else
+		memcpy(r->in + TLS13_AAD, ref, len + TAGLEN);
+	r->fd = open("/dev/crypto", O_RDWR | O_CLOEXEC);
+	if (r->fd < 0)
+		goto err;
+	memset(&s, 0, sizeof(s));
+	s.cipher = r->ctr ? EIP93_CDEV_AES_CTR : EIP93_CDEV_AES_GCM;
+	s.keylen = (uint32_t)B.keylen;
+	s.key = B.key;
+	if (ioctl(r->fd, EIP93_CIOCGSESSION, &s) != 0)
+		goto err;
+	r->ses = s.ses;
+	r->have_ses = 1;
+	memset(&info, 0, sizeof(info));
+	info.ses = s.ses;
+	if (ioctl(r->fd, EIP93_CIOCGSESSINFO, &info) != 0)
+		goto err;
+	info.cipher.driver[sizeof(info.cipher.driver) - 1] = '\0';
+	if (strcmp(info.cipher.driver, B.kalg) != 0) {
+		fail("raw /dev/crypto: the session's driver is %s, not %s", info.cipher.driver,
+		     B.kalg);
+		cdraw_close(r);
+		return -1;
+	}
+	if (!r->ctr)
+		return 0;
+	r->ecb = EVP_CIPHER_CTX_new();
+	if (r->ecb == NULL || !EVP_EncryptInit_ex2(r->ecb, ecb, B.key, NULL, NULL) ||
+	    !EVP_CIPHER_CTX_set_padding(r->ecb, 0))
+		goto err;
+	r->gcm = CRYPTO_gcm128_new(r->ecb, raw_block);
+	if (r->gcm == NULL)
+		goto err;
+	return 0;
+err:
+	fail("raw /dev/crypto setup (%s): %s", B.kalg, strerror(errno));
+	cdraw_close(r);
+	return -1;
+}
+
+static int cdraw_prep(void *vr)
+{
+	struct cdraw *r = vr;
+
+	if (r->enc)
+		nonce_for(r->cur, r->nonce, ++r->seq);
+	else
+		memcpy(r->in + TLS13_AAD, r->pristine, r->len + TAGLEN);
+	return 0;
+}
+
+/* The AES-CTR request over the whole blocks: CIOCCRYPT, or the async trio. */
+static int ctr_request(struct cdraw *r, unsigned char *in, unsigned char *out, size_t whole)
+{
+	unsigned char ctrblk[16];
+	struct eip93_cdev_crypt c;
+	struct pollfd pfd;
+
+	memcpy(ctrblk, r->cur, IVLEN); /* the module writes the counter back */
+	memset(ctrblk + IVLEN, 0, 3);
+	ctrblk[15] = 2;
+	memset(&c, 0, sizeof(c));
+	c.ses = r->ses;
+	c.op = EIP93_CDEV_ENCRYPT;
+	c.len = (uint32_t)whole;
+	c.src = in;
+	c.dst = out;
+	c.iv = ctrblk;
+	if (!r->async)
+		return ioctl(r->fd, EIP93_CIOCCRYPT, &c);
+	pfd.fd = r->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if (sys_count)
+		sys_calls++; /* the poll below */
+	errno = 0;
+	if (ioctl(r->fd, CDEV_ASYNCCRYPT, &c) != 0 || poll(&pfd, 1, 5000) != 1 ||
+	    ioctl(r->fd, CDEV_ASYNCFETCH, &c) != 0) {
+		r->async_err = errno != 0 ? errno : ETIMEDOUT;
+		return -1;
+	}
+	return 0;
+}
+
+/* One ctr(aes-eip93) message: the engine's AES-CTR, GHASH in libcrypto (raw.c's ctr loop). */
+static int cdraw_ctr_op(struct cdraw *r)
+{
+	const unsigned char *aad = r->in;
+	unsigned char *in = r->in + TLS13_AAD, *out = r->out;
+	size_t whole = r->len & ~(size_t)15;
+
+	CRYPTO_gcm128_setiv(r->gcm, r->cur, IVLEN);
+	if (CRYPTO_gcm128_aad(r->gcm, aad, TLS13_AAD) != 0)
+		return -1;
+	if (!r->enc && (CRYPTO_gcm128_decrypt_ctr32(r->gcm, in, out, r->len, raw_stream) != 0 ||
+			CRYPTO_gcm128_finish(r->gcm, in + r->len, TAGLEN) != 0)) {
+		fail("raw /dev/crypto ctr: the tag does not verify");
+		return -1;
+	}
+	if (whole > 0 && ctr_request(r, in, out, whole) != 0) {
+		if (r->async)
+			return -1; /* reported with the table, the row measured without it */
+		fail("raw /dev/crypto ctr%s message: %s", r->async ? " (async)" : "",
+		     strerror(errno));
+		return -1;
+	}
+	if (r->enc) {
+		if (CRYPTO_gcm128_encrypt_ctr32(r->gcm, in, out, r->len, raw_stream) != 0)
+			return -1;
+		CRYPTO_gcm128_tag(r->gcm, out + r->len, TAGLEN);
+	}
+	return 0;
+}
+
+/* One message: the ctr loop, or one CIOCAUTHCRYPT with the tag next to the data. */
+static int cdraw_op(void *vr)
+{
+	struct cdraw *r = vr;
+	struct eip93_cdev_auth_crypt a;
+	unsigned char iv[IVLEN];
+
+	if (r->ctr)
+		return cdraw_ctr_op(r);
+	memcpy(iv, r->cur, IVLEN);
+	memset(&a, 0, sizeof(a));
+	a.ses = r->ses;
+	a.op = r->enc ? EIP93_CDEV_ENCRYPT : EIP93_CDEV_DECRYPT;
+	a.len = (uint32_t)(r->len + (r->enc ? 0 : TAGLEN));
+	a.auth_len = TLS13_AAD;
+	a.auth_src = r->in;
+	a.src = r->in + TLS13_AAD;
+	a.dst = r->out;
+	a.tag_len = TAGLEN;
+	a.iv = iv;
+	a.iv_len = IVLEN;
+	if (ioctl(r->fd, EIP93_CIOCAUTHCRYPT, &a) != 0) {
+		fail("raw /dev/crypto CIOCAUTHCRYPT: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Does the module take asynchronous requests?  One probe message. */
+static int async_works(struct cdraw *r)
+{
+	unsigned char blk[16] = { 0 }, ctrblk[16] = { 0 };
+	struct eip93_cdev_crypt c;
+
+	memset(&c, 0, sizeof(c));
+	c.ses = r->ses;
+	c.op = EIP93_CDEV_ENCRYPT;
+	c.len = sizeof(blk);
+	c.src = blk;
+	c.dst = blk;
+	c.iv = ctrblk;
+	if (ioctl(r->fd, CDEV_ASYNCCRYPT, &c) != 0)
+		return -errno;
+	{
+		struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 5000) != 1 || ioctl(r->fd, CDEV_ASYNCFETCH, &c) != 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+/* ---- the section ------------------------------------------------------------ */
+
+static OSSL_LIB_CTX *lib_cd;
+static OSSL_PROVIDER *prov_cd, *dflt_cd;
+static EVP_CIPHER *c_cd;
+
+static uint64_t counter(OSSL_PROVIDER *p, const char *name)
+{
+	uint64_t v = 0;
+	OSSL_PARAM q[2];
+
+	q[0] = OSSL_PARAM_construct_uint64(name, &v);
+	q[1] = OSSL_PARAM_construct_end();
+	return OSSL_PROVIDER_get_params(p, q) ? v : UINT64_MAX;
+}
+
+/* The eip93 instance on /dev/crypto, configured as the main one; its gate on B.kalg. */
+static int cd_instance(void)
+{
+	const char *conf = getenv("OPENSSL_CONF"), *gate = NULL;
+	char alg[16];
+	OSSL_PARAM p[2];
+
+	setenv("EIP93_TEST_ENGINE", "cryptodev", 1);
+	lib_cd = OSSL_LIB_CTX_new();
+	if (lib_cd != NULL && conf != NULL && !OSSL_LIB_CTX_load_config(lib_cd, conf))
+		fail("the /dev/crypto instance cannot load %s", conf);
+	dflt_cd = lib_cd != NULL ? OSSL_PROVIDER_load(lib_cd, "default") : NULL;
+	prov_cd = lib_cd != NULL ? OSSL_PROVIDER_load(lib_cd, "eip93") : NULL;
+	unsetenv("EIP93_TEST_ENGINE");
+	snprintf(alg, sizeof(alg), "AES-%zu-GCM", B.keylen * 8);
+	c_cd = prov_cd != NULL ? EVP_CIPHER_fetch(lib_cd, alg, "provider=eip93") : NULL;
+	if (c_cd == NULL) {
+		fail("cannot load the eip93 instance on /dev/crypto (a test-hooks build is "
+		     "needed)");
+		return -1;
+	}
+	p[0] = OSSL_PARAM_construct_utf8_ptr("eip93-gate", (char **)&gate, 0);
+	p[1] = OSSL_PARAM_construct_end();
+	if (!OSSL_PROVIDER_get_params(prov_cd, p) || gate == NULL ||
+	    strncmp(gate, "enabled: ", 9) != 0 || strcmp(gate + 9, B.kalg) != 0) {
+		fail("the /dev/crypto instance's gate is not open on %s: %s", B.kalg,
+		     gate != NULL ? gate : "(unreadable)");
+		return -1;
+	}
+	return 0;
+}
+
+static void cd_instance_free(void)
+{
+	EVP_CIPHER_free(c_cd);
+	OSSL_PROVIDER_unload(prov_cd);
+	OSSL_PROVIDER_unload(dflt_cd);
+	OSSL_LIB_CTX_free(lib_cd);
+	c_cd = NULL;
+	prov_cd = dflt_cd = NULL;
+	lib_cd = NULL;
+}
+
+struct cd_row {
+	int enc;
+	size_t len;
+	int k; /* contenders measured (K_ASYNC + 1 with the async loop) */
+	struct result res;
+	double calls[NCONT];
+	int engine_ok;
+	int async_err; /* the async loop failed here with this errno; measured without it */
+};
+
+/* Throughput of contender @a over contender @b: the median over rounds. */
+static double thr(const struct result *res, int a, int b)
+{
+	double v[MAX_ROUNDS];
+
+	for (int r = 0; r < res->rounds; r++)
+		v[r] = res->t[b][r] / res->t[a][r];
+	return median(v, res->rounds);
+}
+
+/* What contender @a adds over @b per message, us: the median over rounds. */
+static double gap(const struct result *res, int a, int b)
+{
+	double v[MAX_ROUNDS];
+
+	for (int r = 0; r < res->rounds; r++)
+		v[r] = res->t[a][r] - res->t[b][r];
+	return median(v, res->rounds);
+}
+
+/* The first encryption (sequence number 1) against the default provider's. */
+static int check_enc(const unsigned char *out, const char *who, size_t len)
+{
+	static unsigned char ref1[MAX_PAYLOAD + TAGLEN];
+	unsigned char n1[IVLEN];
+
+	nonce_for(n1, base_nonce, 1);
+	if (reference13(len, n1, ref1) != 0 || memcmp(out, ref1, len + TAGLEN) != 0) {
+		fail("%s encryption differs from the default provider (%zu bytes)", who, len);
+		return -1;
+	}
+	return 0;
+}
+
+static int cd_row(struct cd_row *row, int enc, size_t len, int async)
+{
+	static unsigned char ref[MAX_PAYLOAD + TAGLEN];
+	struct contender c[NCONT] = { { 0 } };
+	struct evp13 pcd = { 0 }, paf = { 0 };
+	struct cdraw rcd, rasync;
+	struct raw raf;
+	uint64_t em0, sm0, em1, sm1;
+	int rc = -1;
+
+	row->enc = enc;
+	row->len = len;
+	row->k = async ? K_ASYNC + 1 : K_ASYNC;
+	row->engine_ok = 0;
+	row->async_err = 0;
+	memset(&rasync, 0, sizeof(rasync));
+	rasync.fd = -1;
+	if (reference13(len, base_nonce, ref) != 0) {
+		fail("TLS 1.3 reference record");
+		return -1;
+	}
+	if (evp13_open(&pcd, c_cd, enc, len, base_nonce, tls13_aad, ref) != 0)
+		return -1;
+	if (evp13_open(&paf, B.c_eip93, enc, len, base_nonce, tls13_aad, ref) != 0)
+		goto out_pcd;
+	if (cdraw_open(&rcd, enc, 0, len, ref) != 0)
+		goto out_paf;
+	if (raw_open(&raf, enc, tls13_aad, TLS13_AAD, len, base_nonce, ref) != 0)
+		goto out_rcd;
+	if (async && cdraw_open(&rasync, enc, 1, len, ref) != 0)
+		goto out_raf;
+	c[K_PCD] = (struct contender){ evp13_prep, evp13_op, &pcd, 0 };
+	c[K_RCD] = (struct contender){ cdraw_prep, cdraw_op, &rcd, 0 };
+	c[K_RAF] = (struct contender){ raw_prep, raw_op, &raf, 0 };
+	c[K_PAF] = (struct contender){ evp13_prep, evp13_op, &paf, 0 };
+	c[K_ASYNC] = (struct contender){ cdraw_prep, cdraw_op, &rasync, 0 };
+
+	/* Every raw loop's first answer is the default provider's (decrypt: it accepts). */
+	for (int j = K_RCD; j < row->k; j++) {
+		if (j == K_PAF)
+			continue;
+		if (run_n(&c[j], 1) != 0)
+			goto out;
+	}
+	if (enc && (check_enc(rcd.out, "raw /dev/crypto", len) != 0 ||
+		    check_enc(raf.out + TLS13_AAD, "raw AF_ALG", len) != 0 ||
+		    (async && check_enc(rasync.out, "raw /dev/crypto async", len) != 0)))
+		goto out;
+	em0 = counter(prov_cd, "eip93-engine-messages");
+	sm0 = counter(prov_cd, "eip93-software-messages");
+	if (check13(&pcd, ref) != 0 || check13(&paf, ref) != 0) {
+		fail("TLS1.3 %s %zu: a provider's answer differs from the reference",
+		     enc ? "enc" : "dec", len);
+		goto out;
+	}
+	if (measure(c, row->k, B.rounds, B.batch_s, &row->res) != 0)
+		goto out;
+	em1 = counter(prov_cd, "eip93-engine-messages");
+	sm1 = counter(prov_cd, "eip93-software-messages");
+	row->engine_ok = em1 - em0 == (uint64_t)row->res.msgs0 + 1 && sm1 == sm0;
+	if (!row->engine_ok)
+		fail("TLS1.3 %s %zu on /dev/crypto: %llu of %llu messages took the engine, %llu "
+		     "software",
+		     enc ? "enc" : "dec", len, (unsigned long long)(em1 - em0),
+		     (unsigned long long)row->res.msgs0 + 1, (unsigned long long)(sm1 - sm0));
+
+	/* Syscalls per message, counted by the wrappers in a pass of its own. */
+	sys_count = 1;
+	for (int j = 0; j < row->k; j++) {
+		long n0 = sys_calls;
+
+		if (run_n(&c[j], COUNT_MSGS) != 0) {
+			sys_count = 0;
+			goto out;
+		}
+		row->calls[j] = (double)(sys_calls - n0) / COUNT_MSGS;
+	}
+	sys_count = 0;
+	rc = 0;
+out:
+	if (rc != 0 && async && rasync.async_err != 0) {
+		row->async_err = rasync.async_err;
+		rc = -2;
+	}
+	cdraw_close(&rasync);
+out_raf:
+	raw_close(&raf);
+out_rcd:
+	cdraw_close(&rcd);
+out_paf:
+	evp13_close(&paf);
+out_pcd:
+	evp13_close(&pcd);
+	return rc;
+}
+
+/* Is the async loop possible here: ctr(aes-eip93) and a module with ENABLE_ASYNC? */
+static int async_available(void)
+{
+	static unsigned char ref[16 + TAGLEN];
+	struct cdraw r;
+	int e;
+
+	if (strncmp(B.kalg, "ctr(", 4) != 0) {
+		printf("   raw async: not measured (the module's asynchronous requests are cipher "
+		       "requests; %s is an AEAD)\n",
+		       B.kalg);
+		return 0;
+	}
+	if (cdraw_open(&r, 1, 1, 16, ref) != 0)
+		return 0;
+	e = async_works(&r);
+	cdraw_close(&r);
+	if (e != 0)
+		printf("   raw async: not measured (CIOCASYNCCRYPT: %s; the module needs "
+		       "CRYPTODEV_CFLAGS=-DENABLE_ASYNC)\n",
+		       strerror(-e));
+	return e == 0;
+}
+
+static void print_rows(const struct cd_row *rows, int n)
+{
+	char sz[32];
+
+	printf("\n   us per message (median over rounds of each round's median)\n\n");
+	printf("   %-3s %7s | %10s %10s | %10s %10s | %10s | %s\n", "dir", "size", "raw AF_ALG",
+	       "prov AF_ALG", "raw cdev", "prov cdev", "raw async", "engine (cdev)");
+	for (int i = 0; i < n; i++) {
+		const struct cd_row *w = &rows[i];
+		const struct result *r = &w->res;
+		char as[16] = "n/a";
+
+		if (w->k > K_ASYNC)
+			snprintf(as, sizeof(as), "%.1f", r->us[K_ASYNC]);
+		else if (w->async_err != 0)
+			snprintf(as, sizeof(as), "failed");
+		printf("   %-3s %7s | %10.1f %10.1f | %10.1f %10.1f | %10s | %s\n",
+		       w->enc ? "enc" : "dec", size_str(w->len, sz, sizeof(sz)), r->us[K_RAF],
+		       r->us[K_PAF], r->us[K_RCD], r->us[K_PCD], as, w->engine_ok ? "100%" : "NO");
+	}
+	printf("\n   throughput ratios (per round, median over rounds; min..max for the target "
+	       "row);\n   +us: what each provider adds over its raw loop per message\n\n");
+	printf("   %-3s %7s | %-22s %6s | %12s | %12s %12s | %11s | %9s %9s | %s\n", "dir", "size",
+	       "prov cdev / raw cdev", "target", "prov/raw AF", "raw cd/AF", "prov cd/AF",
+	       "async/sync", "+us cdev", "+us AF", "faster provider");
+	for (int i = 0; i < n; i++) {
+		const struct cd_row *w = &rows[i];
+		const struct result *r = &w->res;
+		double pc = thr(r, K_PCD, K_PAF);
+		char as[16] = "n/a", tgt[32];
+
+		if (w->k > K_ASYNC)
+			snprintf(as, sizeof(as), "%.3f", thr(r, K_ASYNC, K_RCD));
+		snprintf(tgt, sizeof(tgt), "%.3f (%.3f..%.3f)", r->ratio, r->rmin, r->rmax);
+		printf("   %-3s %7s | %-22s %6s | %12.3f | %12.3f %12.3f | %11s | %9.1f %9.1f | "
+		       "%s\n",
+		       w->enc ? "enc" : "dec", size_str(w->len, sz, sizeof(sz)), tgt,
+		       r->ratio >= 0.95 ? ">=0.95" : "<0.95 !", thr(r, K_PAF, K_RAF),
+		       thr(r, K_RCD, K_RAF), pc, as, gap(r, K_PCD, K_RCD), gap(r, K_PAF, K_RAF),
+		       pc > 1.0 ? "/dev/crypto" : "AF_ALG");
+	}
+	for (int i = 0; i < n; i++)
+		if (rows[i].async_err != 0)
+			printf("   raw async %s %s: a request failed (%s), the row measured "
+			       "without "
+			       "it\n",
+			       rows[i].enc ? "enc" : "dec", size_str(rows[i].len, sz, sizeof(sz)),
+			       strerror(rows[i].async_err));
+	printf("\n   syscalls per message (counted by the program's wrappers, %d messages "
+	       "each)\n\n",
+	       COUNT_MSGS);
+	printf("   %-3s %7s |", "dir", "size");
+	for (int j = 0; j < NCONT; j++)
+		printf(" %11s", names[j]);
+	printf("\n");
+	for (int i = 0; i < n; i++) {
+		const struct cd_row *w = &rows[i];
+
+		printf("   %-3s %7s |", w->enc ? "enc" : "dec", size_str(w->len, sz, sizeof(sz)));
+		for (int j = 0; j < NCONT; j++) {
+			if (j < w->k)
+				printf(" %11.1f", w->calls[j]);
+			else
+				printf(" %11s", "n/a");
+		}
+		printf("\n");
+	}
+}
+
+void section_cdev(void)
+{
+	static const size_t sizes[] = { 4096, 16384, 32768 };
+	static struct cd_row rows[6];
+	int n = 0, async;
+	char sz[32];
+
+	printf("\n7. /dev/crypto beside AF_ALG (kernel algorithm %s, TLS 1.3 record shape, same "
+	       "key, one run)\n",
+	       B.kalg);
+	if (cd_instance() != 0) {
+		cd_instance_free();
+		return;
+	}
+	async = async_available();
+	for (int enc = 1; enc >= 0; enc--)
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			int r = cd_row(&rows[n], enc, sizes[i], async), err = rows[n].async_err;
+
+			if (r == -2) { /* the async loop failed: the row again without it */
+				r = cd_row(&rows[n], enc, sizes[i], 0);
+				rows[n].async_err = err;
+			}
+			if (r != 0) {
+				printf("   %-3s %7s | (failed, see stderr)\n", enc ? "enc" : "dec",
+				       size_str(sizes[i], sz, sizeof(sz)));
+				continue;
+			}
+			n++;
+		}
+	print_rows(rows, n);
+	cd_instance_free();
+}
