@@ -341,11 +341,11 @@ static void cd_instance_free(void)
 }
 
 struct cd_row {
-	int enc;
 	size_t len;
-	int k; /* contenders measured (K_ASYNC + 1 with the async loop) */
-	struct result res;
 	double calls[NCONT];
+	struct result res;
+	int enc;
+	int k; /* contenders measured (K_ASYNC + 1 with the async loop) */
 	int engine_ok;
 	int async_err; /* the async loop failed here with this errno; measured without it */
 };
