@@ -125,6 +125,30 @@ int raw_prep(void *vr);
 int raw_op(void *vr);
 int raw_split_op(void *vr);
 
+/* ---- cdev_raw.c: the raw /dev/crypto loops (section 7) ------------------ */
+
+struct cdraw {
+	int fd;
+	uint32_t ses;
+	int have_ses;
+	int enc, ctr, async;
+	int async_err;	     /* async: the errno of a failed request (not a bench failure) */
+	EVP_CIPHER_CTX *ecb; /* ctr: the key's AES and GCM128 over it */
+	GCM128_CONTEXT *gcm;
+	size_t len;
+	unsigned char *in;  /* aad || payload || tag (decrypt) */
+	unsigned char *out; /* payload || tag */
+	const unsigned char *pristine;
+	unsigned char nonce[IVLEN], cur[IVLEN];
+	uint64_t seq;
+};
+
+void cdraw_close(struct cdraw *r);
+int cdraw_open(struct cdraw *r, int enc, int async, size_t len, const unsigned char *ref);
+int cdraw_prep(void *vr);
+int cdraw_op(void *vr);
+int cdraw_async_works(struct cdraw *r);
+
 /* ---- records.c: the TLS record shapes through EVP -------------------------- */
 
 /* Per EVP call of a record; PH_SYS is the AF_ALG syscall time inside the data update. */

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # /dev/crypto beside AF_ALG (included by suite.cmake): eip93-bench's section 7
-# (test/bench/cdev.c) linked in, its ioctl() exported so the provider's
-# /dev/crypto requests are counted too, and a guest run printing the table
+# (test/bench/cdev.c, cdev_raw.c) linked in, its ioctl() exported so that the
+# provider's /dev/crypto requests are counted too, and a guest run printing the table
 # (test/cryptodev/bench.sh) with cryptodev.ko built with its asynchronous
 # requests.  Like guest_bench_smoke it is part of the default ctest run, so it
 # is kept short (3 rounds of ~20 ms per contender); nothing it times is
 # asserted, only that the table is complete and every answer right.
-# scripts or a person wanting real numbers: EIP93_BENCH_ARGS="--sections 7 --rounds 15".
+# Real numbers: the command in docs/performance.md "/dev/crypto beside AF_ALG".
 if(TARGET eip93-bench)
-  target_sources(eip93-bench PRIVATE ${PROJECT_SOURCE_DIR}/test/bench/cdev.c)
+  target_sources(eip93-bench PRIVATE ${PROJECT_SOURCE_DIR}/test/bench/cdev.c
+    ${PROJECT_SOURCE_DIR}/test/bench/cdev_raw.c)
   target_compile_definitions(eip93-bench PRIVATE EIP93_BENCH_CDEV=1)
   target_link_options(eip93-bench PRIVATE -Wl,--export-dynamic-symbol=ioctl)
 
