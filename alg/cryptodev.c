@@ -319,32 +319,40 @@ static const struct cdev_key *usable(const struct eip93_engine_key *k, int ctr)
 
 /*
  * One CIOCAUTHCRYPT.  The module wants the tag next to the data (sealing:
- * written after the ciphertext; opening: read after it), so the message
- * passes through a buffer of len + 16 bytes, cleansed afterwards; m->out
- * and m->tag are written only on success.
+ * written after the ciphertext; opening: read after it).  When the caller's
+ * buffers are laid out so (sealing: m->tag right after m->out; opening in
+ * place: m->tag right after m->in, as a TLS 1.2 record is), the request
+ * uses them directly.  Otherwise the message passes through a buffer of
+ * len + 16 bytes: sealing, it receives only ciphertext and tag (public, not
+ * cleansed); opening, it holds the plaintext and is cleansed.  m->out and
+ * m->tag are written only on success (the direct seal writes them as the
+ * request runs; a failed seal's output is released by no caller).
  */
 static int gcm_request(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
 	const struct cdev_key *p = usable(k, 0);
 	struct eip93_cdev_auth_crypt a;
-	unsigned char iv[EIP93_ENGINE_IVLEN], *buf;
+	unsigned char iv[EIP93_ENGINE_IVLEN], *buf = NULL;
 	size_t blen = m->len + EIP93_ENGINE_TAGLEN;
-	int r;
+	int r, direct;
 
 	if (p == NULL)
 		return -EBADF;
 	if (m->aadlen > EIP93_ENGINE_MAX_AAD || m->len > UINT32_MAX - EIP93_ENGINE_TAGLEN)
 		return -EINVAL;
-	buf = OPENSSL_malloc(blen);
-	if (buf == NULL)
-		return -ENOMEM;
+	direct = enc ? m->tag == m->out + m->len : m->out == m->in && m->tag == m->out + m->len;
+	if (!direct) {
+		buf = OPENSSL_malloc(blen);
+		if (buf == NULL)
+			return -ENOMEM;
+	}
 	memcpy(iv, m->iv, sizeof(iv));
 	memset(&a, 0, sizeof(a));
 	a.ses = p->ses;
 	a.op = enc ? EIP93_CDEV_ENCRYPT : EIP93_CDEV_DECRYPT;
 	a.auth_len = (uint32_t)m->aadlen;
 	a.auth_src = m->aadlen != 0 ? (unsigned char *)m->aad : NULL; /* read only */
-	a.dst = buf;
+	a.dst = direct ? m->out : buf;
 	a.tag_len = EIP93_ENGINE_TAGLEN;
 	a.iv = iv;
 	a.iv_len = EIP93_ENGINE_IVLEN;
@@ -352,20 +360,27 @@ static int gcm_request(struct eip93_engine_key *k, const struct eip93_engine_msg
 		a.src = (unsigned char *)m->in; /* read only */
 		a.len = (uint32_t)m->len;
 	} else {
-		if (m->len != 0)
-			memcpy(buf, m->in, m->len);
-		memcpy(buf + m->len, m->tag, EIP93_ENGINE_TAGLEN);
-		a.src = buf;
+		if (!direct) {
+			if (m->len != 0)
+				memcpy(buf, m->in, m->len);
+			memcpy(buf + m->len, m->tag, EIP93_ENGINE_TAGLEN);
+		}
+		a.src = direct ? m->out : buf;
 		a.len = (uint32_t)blen;
 	}
 	r = xioctl(p->fd, EIP93_CIOCAUTHCRYPT, &a);
+	if (direct)
+		return r;
 	if (r == 0) {
 		if (m->len != 0)
 			memcpy(m->out, buf, m->len);
 		if (enc)
 			memcpy(m->tag, buf + m->len, EIP93_ENGINE_TAGLEN);
 	}
-	OPENSSL_clear_free(buf, blen);
+	if (enc)
+		OPENSSL_free(buf); /* ciphertext and tag only */
+	else
+		OPENSSL_clear_free(buf, blen);
 	return r;
 }
 

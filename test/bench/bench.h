@@ -33,7 +33,7 @@
 #define TLS12_EXPLICIT 8
 #define MAX_PAYLOAD 32768
 #define MAX_ROUNDS 64
-#define NCONT 4
+#define NCONT 5
 
 #define ENGINE_TARGET 0.97
 #define DELEGATE_TARGET 0.98
@@ -59,6 +59,7 @@ static inline double now_s(void)
 
 extern int sys_timing; /* time every AF_ALG syscall into sys_time */
 extern int sys_fake;   /* sendmsg/readv succeed without entering the kernel */
+extern int sys_count;  /* count AF_ALG reads and ioctls too (section 7's syscall pass) */
 extern double sys_time;
 extern long sys_calls;
 
@@ -123,6 +124,30 @@ int raw_open(struct raw *r, int enc, const unsigned char *aad, size_t aadlen, si
 int raw_prep(void *vr);
 int raw_op(void *vr);
 int raw_split_op(void *vr);
+
+/* ---- cdev_raw.c: the raw /dev/crypto loops (section 7) ------------------ */
+
+struct cdraw {
+	int fd;
+	uint32_t ses;
+	int have_ses;
+	int enc, ctr, async;
+	int async_err;	     /* async: the errno of a failed request (not a bench failure) */
+	EVP_CIPHER_CTX *ecb; /* ctr: the key's AES and GCM128 over it */
+	GCM128_CONTEXT *gcm;
+	size_t len;
+	unsigned char *in;  /* aad || payload || tag (decrypt) */
+	unsigned char *out; /* payload || tag */
+	const unsigned char *pristine;
+	unsigned char nonce[IVLEN], cur[IVLEN];
+	uint64_t seq;
+};
+
+void cdraw_close(struct cdraw *r);
+int cdraw_open(struct cdraw *r, int enc, int async, size_t len, const unsigned char *ref);
+int cdraw_prep(void *vr);
+int cdraw_op(void *vr);
+int cdraw_async_works(struct cdraw *r);
 
 /* ---- records.c: the TLS record shapes through EVP -------------------------- */
 
@@ -227,5 +252,6 @@ void section_memory(void);    /* memory.c: 3. memory */
 void section_keysetup(void);  /* keysetup.c: 6. what a new key costs */
 void section_calls(void);     /* calls.c: 4. per EVP call (diagnostics) */
 void section_verify(void);    /* verify.c: 5. the integrity check's cost */
+void section_cdev(void); /* cdev.c: 7. /dev/crypto beside AF_ALG (test/cryptodev/bench.cmake) */
 
 #endif

@@ -20,6 +20,10 @@
  *    blocks and the comparison) timed alone, as a share of a message.
  * 6. Key setup: a 16 KiB record with a new key vs one on an open key, in
  *    default-provider records with a new key (keysetup.c).
+ * 7. Only when asked (--sections 7) and linked in (test/cryptodev/bench.cmake):
+ *    raw /dev/crypto loops (sync, and async when the module has it) and the
+ *    provider on the /dev/crypto backend beside the raw AF_ALG loop and the
+ *    provider on AF_ALG, with syscalls per message (cdev.c).
  *
  * Ratios are throughput(provider) / throughput(baseline).  The contenders of
  * one row alternate message by message (for small messages: every few
@@ -120,13 +124,15 @@ static void usage(const char *argv0)
 		"  --smoke       2 messages per batch, 1 round, no calibration (checks it runs)\n"
 		"  --rounds N    rounds per row (odd, 1..%d; default 15)\n"
 		"  --batch-ms MS target time of one contender's batch (default 100)\n"
-		"  --sections L  only these sections, e.g. 1,6 (default: all)\n",
+		"  --sections L  only these sections, e.g. 1,6 (default: 1-6; 7 only when named)\n",
 		argv0, MAX_ROUNDS - 1);
 }
 
 /* Is section @n to run (--sections)? */
 static int wanted(char n)
 {
+	if (n == '7') /* /dev/crypto: only when asked for */
+		return B.sections != NULL && strchr(B.sections, n) != NULL;
 	return B.sections == NULL || strchr(B.sections, n) != NULL;
 }
 
@@ -147,7 +153,7 @@ static int parse_args(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(a, "--sections") == 0 && i + 1 < argc &&
-		    strspn(argv[i + 1], "123456,") == strlen(argv[i + 1])) {
+		    strspn(argv[i + 1], "1234567,") == strlen(argv[i + 1])) {
 			B.sections = argv[++i];
 			continue;
 		}
@@ -237,6 +243,13 @@ int main(int argc, char **argv)
 		section_verify();
 	if (wanted('6'))
 		section_keysetup();
+#ifdef EIP93_BENCH_CDEV
+	if (wanted('7'))
+		section_cdev();
+#else
+	if (wanted('7'))
+		fail("section 7 is not linked in (test/cryptodev/bench.cmake adds it)");
+#endif
 
 	printf("\neip93-bench: done in %.1f s, %d problem(s)\n", now_s() - t0, B.failures);
 	EVP_CIPHER_free(B.c_eip93);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# build-module.sh SRC_DIR OUT_DIR ABI
+# build-module.sh SRC_DIR OUT_DIR ABI [--async]
 #
 # Build cryptodev.ko (the /dev/crypto module, cryptodev-linux, GPL-2.0) for
 # the guest kernel from the pinned upstream source SRC_DIR, against the
@@ -10,8 +10,11 @@
 # simulated driver.  The source is read-only and never part of this
 # repository: it is copied to OUT_DIR/src and built there; patches named
 # test/cryptodev/*.patch (none is needed for 6.1) are applied to the copy in
-# name order.  Result: OUT_DIR/cryptodev.ko.  Deliberately minimal: the kmod
-# build scripts are being unified, and this one is meant to fold into that.
+# name order.  Result: OUT_DIR/cryptodev.ko.  --async builds it with the
+# module's asynchronous requests (CRYPTODEV_CFLAGS=-DENABLE_ASYNC:
+# CIOCASYNCCRYPT, CIOCASYNCFETCH, poll) for the benchmark; give that build an
+# OUT_DIR of its own.  Deliberately minimal: the kmod build scripts are being
+# unified, and this one is meant to fold into that.
 set -euo pipefail
 
 die() {
@@ -19,9 +22,11 @@ die() {
     exit 1
 }
 
-[[ $# -eq 3 ]] || die "usage: $0 SRC_DIR OUT_DIR ABI"
+[[ $# -eq 3 || ( $# -eq 4 && $4 == --async ) ]] || die "usage: $0 SRC_DIR OUT_DIR ABI [--async]"
 src=$1
 abi=$3
+cflags=""
+[[ $# -eq 4 ]] && cflags="-DENABLE_ASYNC"
 [[ -n "$abi" ]] || die "empty ABI"
 [[ -f "$src/ioctl.c" && -f "$src/crypto/cryptodev.h" ]] || die "$src is not a cryptodev-linux tree"
 kdir="/usr/src/linux-headers-$abi-amd64"
@@ -31,7 +36,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 stamp="$out/source.stamp"
-want="$(cd "$src" && find . -type f -printf '%P %s %T@\n' | LC_ALL=C sort | md5sum)"
+want="$(cd "$src" && find . -type f -printf '%P %s %T@\n' | LC_ALL=C sort | md5sum) [$cflags]"
 for p in "$here"/*.patch; do
     [[ -f "$p" ]] && want="$want $(md5sum <"$p")"
 done
@@ -49,7 +54,7 @@ if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
 fi
 
 # The upstream Makefile's "build" target: writes version.h, then the Kbuild modules run.
-make -s -C "$out/src" KERNEL_DIR="$kdir" build
+make -s -C "$out/src" KERNEL_DIR="$kdir" CRYPTODEV_CFLAGS="$cflags" build
 [[ -f "$out/src/cryptodev.ko" ]] || die "$out/src/cryptodev.ko was not produced"
 cp "$out/src/cryptodev.ko" "$out/cryptodev.ko"
-echo "cryptodev/build: $out/cryptodev.ko"
+echo "cryptodev/build: $out/cryptodev.ko${cflags:+ ($cflags)}"
