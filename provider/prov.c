@@ -203,6 +203,14 @@ static void gate_texts(struct eip93_prov *p)
 		snprintf(p->window_text, sizeof(p->window_text), "none");
 }
 
+/* engine-backend as configured (eip93-engine-backend: what eip93-doctor probes). */
+static const char *engine_backend_text(int backend)
+{
+	return backend == EIP93_BACKEND_AFALG	    ? "afalg"
+	       : backend == EIP93_BACKEND_CRYPTODEV ? "cryptodev"
+						    : "auto";
+}
+
 /* Decide the gate once per provider instance, at first need. */
 static const struct eip93_gate *gate_get(struct eip93_prov *p)
 {
@@ -303,6 +311,8 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-gate", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-backend", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-engine-backend", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-kernel-algorithm", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-status", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-calibration", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-window", OSSL_PARAM_UTF8_PTR, NULL, 0),
@@ -404,6 +414,8 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 		     ", built with " OPENSSL_VERSION_TEXT ")") ||
 	    !set_str(params, "eip93-gate", gate_text) ||
 	    !set_str(params, "eip93-backend", p->gate.enabled ? p->env.engine->name : "") ||
+	    !set_str(params, "eip93-engine-backend", engine_backend_text(p->cfg.backend)) ||
+	    !set_str(params, "eip93-kernel-algorithm", p->cfg.kalg) ||
 	    !set_str(params, "eip93-status", status_text) ||
 	    !set_str(params, "eip93-calibration", p->gate.calib) ||
 	    !set_str(params, "eip93-window", p->window_text))
@@ -541,10 +553,9 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		/* Test builds: EIP93_TEST_ENGINE=fake computes "engine" messages in user space. */
 		const char *e = getenv("EIP93_TEST_ENGINE");
 
-		if (e != NULL && strcmp(e, "fake") == 0) {
+		/* It stands in for AF_ALG: engine-backend = cryptodev then finds no backend. */
+		if (e != NULL && strcmp(e, "fake") == 0)
 			p->env.engine = &eip93_engine_fake;
-			p->test_backend = EIP93_BACKEND_AFALG;
-		}
 		/* EIP93_TEST_ENGINE=cryptodev: the /dev/crypto backend (alg/cryptodev.c), whatever
 		 * engine-backend says. */
 		if (e != NULL && strcmp(e, "cryptodev") == 0)
