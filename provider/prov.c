@@ -287,9 +287,10 @@ static void activation_notice(struct eip93_alg_env *env)
 
 	if (!p->cfg.notice || atomic_exchange(&notice_printed, 1))
 		return;
+	/* The AF_ALG line is what scripts know; /dev/crypto names itself in the same place. */
 	fprintf(stderr,
-		"eip93: AN7581 AES-GCM hybrid backend enabled (AF_ALG CTR + CPU GHASH) via %s\n",
-		env->kalg);
+		"eip93: AN7581 AES-GCM hybrid backend enabled (%s CTR + CPU GHASH) via %s\n",
+		p->gate.backend == EIP93_BACKEND_CRYPTODEV ? "/dev/crypto" : "AF_ALG", env->kalg);
 }
 
 static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *no_cache)

@@ -548,6 +548,7 @@ static void test_backends(void)
 	CHECK_EQ_INT(eip93_config_set(&cfg, "engine-backend", "cryptodev", err, sizeof(err)), 0);
 	g = decide_k(NULL, "7.2.13");
 	CHECK(strcmp(probe_log, "CNGL") == 0);
+	CHECK(strstr(g.status, "/dev/crypto") == NULL);
 	force_backend = EIP93_BACKEND_AUTO;
 
 	/* kernel-algorithm with auto: that composition on each backend. */
