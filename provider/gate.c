@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * provider/gate.c owns the gate: turning the facts detect/ reads (device
- * tree, CPU, kernel FIPS flag, AF_ALG binds) plus the switch, the
- * configuration and the calibration into one verdict per provider instance,
- * and the words that explain it (docs/contract.md "Switching on" and "What
- * an operator sees").
+ * tree, CPU, kernel FIPS flag, AF_ALG binds) and the /dev/crypto backend's
+ * probe (injected by the caller) plus the switch, the configuration and the
+ * calibration into one verdict per provider instance, naming the backend
+ * that bound, and the words that explain it (docs/contract.md "Switching
+ * on" and "What an operator sees").
  */
 #include "gate.h"
 

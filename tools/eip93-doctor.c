@@ -418,7 +418,8 @@ int main(int argc, char **argv)
 		fprintf(help ? stdout : stderr,
 			"usage: %s [--json]\n       %s calibrate [--help]\n"
 			"Prints every fact the eip93 provider's gate reads (off switch, device "
-			"tree, CPU hwcaps, FIPS, AF_ALG binds), the provider's own verdict and "
+			"tree, CPU hwcaps, FIPS, AF_ALG binds and /dev/crypto sessions), the "
+			"provider's own verdict and "
 			"counters, and what to do; then kernel TLS, the recommendation from this "
 			"box's calibration (ChaCha20-Poly1305 or AES-GCM, server settings) and "
 			"the traffic shapes against the engine window.\n  --json  the verdict "
