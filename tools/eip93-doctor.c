@@ -296,10 +296,10 @@ static int check_provider(void)
 		"eip93-key-checks-passed", "eip93-key-checks-failed", "eip93-engine-errors",
 	};
 	const char *gate = NULL, *name = NULL, *version = NULL, *calib = NULL, *window = NULL;
-	const char *status = NULL;
+	const char *status = NULL, *backend = NULL;
 	const char *dir = getenv("OPENSSL_MODULES");
 	OSSL_PROVIDER *prov;
-	OSSL_PARAM p[7];
+	OSSL_PARAM p[8];
 	int from_config, enabled;
 
 	printf("\n[6] the provider\n");
@@ -338,7 +338,8 @@ static int check_provider(void)
 	p[3] = OSSL_PARAM_construct_utf8_ptr("eip93-calibration", (char **)&calib, 0);
 	p[4] = OSSL_PARAM_construct_utf8_ptr("eip93-window", (char **)&window, 0);
 	p[5] = OSSL_PARAM_construct_utf8_ptr("eip93-status", (char **)&status, 0);
-	p[6] = OSSL_PARAM_construct_end();
+	p[6] = OSSL_PARAM_construct_utf8_ptr("eip93-backend", (char **)&backend, 0);
+	p[7] = OSSL_PARAM_construct_end();
 	if (!OSSL_PROVIDER_get_params(prov, p) || gate == NULL) {
 		doctor_fact("load",
 			    "ok, but it does not report eip93-gate (not the eip93 provider?)");
@@ -363,6 +364,9 @@ static int check_provider(void)
 			doctor_fact(counters[i] + 6, "%llu (this process)", (unsigned long long)v);
 	}
 	doctor_fact("gate", "%s", gate);
+	if (backend != NULL)
+		doctor_fact("backend in use", "%s",
+			    backend[0] != '\0' ? backend : "none (the gate is closed)");
 	if (status != NULL)
 		doctor_fact("status", "%s", status);
 	if (window != NULL)
