@@ -31,12 +31,14 @@ enum key_id {
 	K_MIN,
 	K_MAX,
 	K_REASON,
+	K_BACKEND,
 	K_N
 };
 
 static const char *const key_names[K_N] = {
-	"format",      "date",	  "kernel-release", "openssl-version", "provider-version",
-	"composition", "verdict", "min-size",	    "max-size",	       "reason",
+	"format",	    "date",	   "kernel-release", "openssl-version",
+	"provider-version", "composition", "verdict",	     "min-size",
+	"max-size",	    "reason",	   "backend",
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -130,6 +132,14 @@ static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, un
 	case K_REASON:
 		r = copy_text(c->reason, sizeof(c->reason), v);
 		break;
+	case K_BACKEND:
+		if (strcmp(v, "af_alg") == 0)
+			c->backend = EIP93_BACKEND_AFALG;
+		else if (strcmp(v, "cryptodev") == 0)
+			c->backend = EIP93_BACKEND_CRYPTODEV;
+		else
+			r = -1;
+		break;
 	default:
 		break;
 	}
@@ -145,6 +155,7 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 	size_t i = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->backend = EIP93_BACKEND_AFALG;
 	if (len == 0)
 		return fail(err, errlen, "empty file");
 	if (len > EIP93_CALIB_MAX_FILE)
@@ -175,7 +186,7 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 			return r;
 	}
 	for (int k = 0; k < K_N; k++) {
-		int need = k != K_MIN && k != K_MAX && k != K_REASON;
+		int need = k != K_MIN && k != K_MAX && k != K_REASON && k != K_BACKEND;
 
 		if (need && !(seen & (1U << k)))
 			return fail(err, errlen, "%s missing", key_names[k]);
@@ -208,6 +219,13 @@ int eip93_calib_format(const struct eip93_calib *c, const char *comment, char *b
 		     c->engine ? "engine" : "off");
 	if (n < 0 || (size_t)n >= len)
 		return -ENOSPC;
+	if (c->backend == EIP93_BACKEND_CRYPTODEV) {
+		/* AF_ALG is the absent key's meaning: such files stay readable by older providers. */
+		m = snprintf(buf + n, len - (size_t)n, "backend = cryptodev\n");
+		if (m < 0 || (size_t)m >= len - (size_t)n)
+			return -ENOSPC;
+		n += m;
+	}
 	if (c->engine) {
 		m = snprintf(buf + n, len - (size_t)n, "min-size = %zu\nmax-size = %zu\n",
 			     c->min_size, c->max_size);

@@ -7,6 +7,10 @@
  *
  * Format (docs/performance.md): "key = value" lines, '#' comments, every key
  * exactly once, nothing else.  A file that does not follow it is corrupt.
+ * "backend" is the one optional key: the backend the winner was measured on;
+ * a file without it (every file written before the key existed, and every
+ * AF_ALG winner, which is written without it so older providers still read
+ * it) means AF_ALG.
  */
 #ifndef EIP93_CALIB_H
 #define EIP93_CALIB_H
@@ -24,9 +28,10 @@ struct eip93_calib {
 	char openssl[EIP93_CALIB_TEXT];	    /* openssl-version = 3.0.17 */
 	char provider[EIP93_CALIB_TEXT];    /* provider-version = 0.1.0 */
 	char composition[EIP93_CALIB_TEXT]; /* one of eip93_kalg_names */
-	int engine;			    /* verdict = engine (1) | off (0) */
-	size_t min_size, max_size;	    /* the window, when engine */
-	char reason[EIP93_CALIB_REASON];    /* the measured reason */
+	int backend; /* backend = af_alg | cryptodev (EIP93_BACKEND_*); absent: af_alg */
+	int engine;  /* verdict = engine (1) | off (0) */
+	size_t min_size, max_size;	 /* the window, when engine */
+	char reason[EIP93_CALIB_REASON]; /* the measured reason */
 };
 
 enum eip93_calib_state {

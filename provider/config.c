@@ -40,6 +40,9 @@ int eip93_kalg_index(const char *name)
 	return -1;
 }
 
+static const char *const backend_names[] = { "auto", "afalg", "cryptodev" };
+static const int backend_values[] = { EIP93_BACKEND_AUTO, EIP93_BACKEND_AFALG,
+				      EIP93_BACKEND_CRYPTODEV };
 static const char *const routing_names[] = { "adaptive", "fixed" };
 static const int routing_values[] = { EIP93_ROUTING_ADAPTIVE, EIP93_ROUTING_FIXED };
 
@@ -109,6 +112,8 @@ const struct eip93_cfg_key eip93_config_table[EIP93_CONFIG_NKEYS] = {
 	[EIP93_CFG_TAG_CHECK] = EIP93_CFG_KEY_NUM("tag-check", EIP93_CFG_UINT, tag_check,
 		0, EIP93_CFG_TAG_CHECK_CEIL, EIP93_CFG_DEFAULT_TAG_CHECK,
 		"number", " (never)", " (1 in N tags)", 0),
+	[EIP93_CFG_ENGINE_BACKEND] = EIP93_CFG_KEY_CHOICE("engine-backend", backend,
+		backend_names, backend_values, EIP93_BACKEND_AUTO),
 };
 /* clang-format on */
 
@@ -117,6 +122,9 @@ _Static_assert(sizeof(eip93_config_table) / sizeof(eip93_config_table[0]) == EIP
 _Static_assert(sizeof(routing_names) / sizeof(routing_names[0]) ==
 		       sizeof(routing_values) / sizeof(routing_values[0]),
 	       "one value per routing name");
+_Static_assert(sizeof(backend_names) / sizeof(backend_names[0]) ==
+		       sizeof(backend_values) / sizeof(backend_values[0]),
+	       "one value per backend name");
 
 const struct eip93_cfg_key *eip93_config_find(const char *name)
 {

@@ -42,9 +42,21 @@ struct eip93_config {
 	unsigned int explore;	/* adaptive-explore: 1 in N messages samples the other path */
 	unsigned int weight;	/* adaptive-engine-weight: percent (100: the cheaper path) */
 	unsigned int tag_check; /* tag-check: kernel AES-GCM, 1 in N tags recomputed (0: none) */
+	int backend;		/* engine-backend = auto|afalg|cryptodev (EIP93_BACKEND_*) */
 };
 
 enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };
+
+/*
+ * The user-space road to the engine (engine-backend): AF_ALG sockets or the
+ * cryptodev module's /dev/crypto.  AUTO: the one that binds, AF_ALG first
+ * unless the calibration measured /dev/crypto faster.
+ */
+enum eip93_backend {
+	EIP93_BACKEND_AUTO = 0,
+	EIP93_BACKEND_AFALG = 1,
+	EIP93_BACKEND_CRYPTODEV = 2,
+};
 
 /* The compositions (kernel algorithms), in the gate's order. */
 #define EIP93_NKALG 4
@@ -75,6 +87,7 @@ enum eip93_config_key {
 	EIP93_CFG_ADAPTIVE_EXPLORE,
 	EIP93_CFG_ADAPTIVE_ENGINE_WEIGHT,
 	EIP93_CFG_TAG_CHECK,
+	EIP93_CFG_ENGINE_BACKEND,
 	EIP93_CONFIG_NKEYS
 };
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * provider/gate.c owns the gate: turning the facts detect/ reads (device
- * tree, CPU, kernel FIPS flag, AF_ALG binds) plus the switch, the
- * configuration and the calibration into one verdict per provider instance,
- * and the words that explain it (docs/contract.md "Switching on" and "What
- * an operator sees").
+ * tree, CPU, kernel FIPS flag, AF_ALG binds) and the /dev/crypto backend's
+ * probe (injected by the caller) plus the switch, the configuration and the
+ * calibration into one verdict per provider instance, naming the backend
+ * that bound, and the words that explain it (docs/contract.md "Switching
+ * on" and "What an operator sees").
  */
 #include "gate.h"
 
@@ -145,6 +146,33 @@ const char *eip93_gate_ghash_note(const char *kalg)
 	}
 }
 
+/* The backend the gate may use: the test builds' force, else engine-backend. */
+static int wanted_backend(const struct eip93_gate_input *in)
+{
+	return in->backend != EIP93_BACKEND_AUTO ? in->backend : in->cfg->backend;
+}
+
+/* Was the calibration measured on a backend this gate does not use?  @why says how. */
+static int calib_backend_mismatch(const struct eip93_gate_input *in, int measured, char *why,
+				  size_t len)
+{
+	int want = wanted_backend(in);
+	const char *on = measured == EIP93_BACKEND_CRYPTODEV ? "/dev/crypto" : "AF_ALG";
+
+	if (measured != EIP93_BACKEND_CRYPTODEV)
+		measured = EIP93_BACKEND_AFALG; /* the file's absent key */
+	if (want != EIP93_BACKEND_AUTO && want != measured) {
+		snprintf(why, len, "measured on %s, engine-backend = %s in config", on,
+			 want == EIP93_BACKEND_CRYPTODEV ? "cryptodev" : "afalg");
+		return 1;
+	}
+	if (measured == EIP93_BACKEND_CRYPTODEV && in->cdev_probe == NULL) {
+		snprintf(why, len, "measured on %s, which this provider cannot use", on);
+		return 1;
+	}
+	return 0;
+}
+
 /* Is the loaded calibration for this system?  Fills g->calib when it is not. */
 static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
@@ -174,6 +202,12 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 			 "stale: ignored (%s): measured for %s, "
 			 "kernel-algorithm = %s in config; using the defaults",
 			 in->calib->path, c->composition, in->cfg->kalg);
+		return 0;
+	}
+	if (calib_backend_mismatch(in, c->backend, why, sizeof(why))) {
+		g->calib_state = EIP93_GATE_CALIB_STALE;
+		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): %s; using the defaults",
+			 in->calib->path, why);
 		return 0;
 	}
 	g->calib_state = EIP93_GATE_CALIB_CURRENT;
@@ -261,76 +295,193 @@ const char *eip93_gate_kernel_why(const char *release, int restrict_val, int dri
 	return "no composition over ctr(aes-eip93) binds";
 }
 
+const char *eip93_gate_backend_name(int backend)
+{
+	return backend == EIP93_BACKEND_AFALG	    ? "af_alg"
+	       : backend == EIP93_BACKEND_CRYPTODEV ? "cryptodev"
+						    : "";
+}
+
+/* A device-level failure: no composition can open a session, so stop trying. */
+static int cdev_device_error(int err)
+{
+	return err == ENOENT || err == ENXIO || err == EACCES || err == EPERM;
+}
+
+const char *eip93_gate_cdev_why(const int err[EIP93_NKALG])
+{
+	int any_nodev = 0;
+
+	for (int i = 0; i < EIP93_NKALG; i++) {
+		if (err[i] == ENOENT || err[i] == ENXIO)
+			return "/dev/crypto: no such device (the cryptodev module is not loaded: "
+			       "modprobe cryptodev)";
+		if (err[i] == EACCES)
+			return "/dev/crypto: not readable and writable by this process's user "
+			       "(see its owner and mode)";
+		if (err[i] == EPERM)
+			return "/dev/crypto: never opened under a seccomp filter";
+		any_nodev |= err[i] == ENODEV;
+	}
+	if (any_nodev)
+		return "/dev/crypto: the kernel serves these with another driver, not the engine "
+		       "(is the EIP93 driver loaded?)";
+	return "/dev/crypto: no composition over ctr(aes-eip93) opens a session";
+}
+
+/* One try of the gate's order: a composition on a backend. */
+struct
+try {
+	int backend;
+	const char *kalg;
+};
+
+/* Append (@b, @kalg) to @order unless it is there already. */
+static void add_try(struct try *order, size_t *n, int b, const char *kalg)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (order[i].backend == b && strcmp(order[i].kalg, kalg) == 0)
+			return;
+	order[*n].backend = b;
+	order[*n].kalg = kalg;
+	(*n)++;
+}
+
+/* The backends engine-backend allows, in the gate's order; their count. */
+static size_t gate_backends(const struct eip93_gate_input *in, int out[2])
+{
+	int want = wanted_backend(in);
+	size_t n = 0;
+
+	if (want != EIP93_BACKEND_CRYPTODEV)
+		out[n++] = EIP93_BACKEND_AFALG;
+	if (want != EIP93_BACKEND_AFALG && in->cdev_probe != NULL)
+		out[n++] = EIP93_BACKEND_CRYPTODEV;
+	return n;
+}
+
+/* The failed tries and what they mean, into the "disabled: " status. */
+static void gate_kernel_off(const struct eip93_gate_input *in, struct eip93_gate *g,
+			    char tried[][200], const int *tb, size_t t,
+			    const int err[2][EIP93_NKALG], const int used[2])
+{
+	char all[sizeof(g->status)] = "";
+	size_t len = 0;
+
+	for (int b = 0; b < 2; b++) {
+		int first = 1;
+
+		if (!used[b])
+			continue;
+		for (size_t i = 0; i < t && len < sizeof(all); i++) {
+			if (tb[i] != b + 1)
+				continue;
+			len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s",
+						len == 0 ? "" : "; ", tried[i]);
+			first = 0;
+		}
+		if (first || in->cfg->kalg[0] != '\0' || len >= sizeof(all))
+			continue;
+		len += (size_t)snprintf(
+			all + len, sizeof(all) - len, " - %s",
+			b + 1 == EIP93_BACKEND_AFALG
+				? eip93_gate_kernel_why(in->facts.kernel,
+							eip93_gate_read_restrict(),
+							eip93_gate_driver_registered(), err[b])
+				: eip93_gate_cdev_why(err[b]));
+	}
+	if (in->cfg->kalg[0] != '\0')
+		off(g, "%s (kernel-algorithm = %s in config)", all, in->cfg->kalg);
+	else
+		off(g, "%s", all);
+}
+
 /*
- * The kernel: bind the first composition that binds.  @calib_first: the
- * calibration's composition is tried first; if it does not bind, the
- * calibration is stale.  Return: 1 when one bound (g->kalg).
+ * The kernel: bind the first composition that binds, on the backends
+ * engine-backend allows (auto: AF_ALG, then /dev/crypto).  @calib_first:
+ * the calibration's composition on its backend is tried first; if it does
+ * not bind, the calibration is stale.  Return: 1 when one bound (g->kalg,
+ * g->backend).
  */
 static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, int calib_first)
 {
 	int (*probe)(const char *) = in->probe != NULL ? in->probe : eip93_kprobe_alg;
-	const char *order[EIP93_NKALG + 1];
-	char tried[EIP93_NKALG + 1][160];
-	int err[EIP93_NKALG] = { 0 };
-	const char *why;
-	size_t n = 0, t = 0;
+	struct try order[2 * EIP93_NKALG + 1];
+	char tried[2 * EIP93_NKALG + 1][200];
+	int tb[2 * EIP93_NKALG + 1];
+	int err[2][EIP93_NKALG] = { { 0 } }, used[2] = { 0, 0 }, backends[2], cdev_dead = 0;
+	size_t n = 0, t = 0, nb = gate_backends(in, backends);
 
-	if (in->cfg->kalg[0] != '\0') {
-		order[n++] = in->cfg->kalg;
-	} else {
-		if (calib_first)
-			order[n++] = in->calib->cal.composition;
-		for (int i = 0; i < EIP93_NKALG; i++)
-			if (!calib_first || strcmp(eip93_kalg_names[i], order[0]) != 0)
-				order[n++] = eip93_kalg_names[i];
+	if (nb == 0) {
+		off(g, "kernel: engine-backend = cryptodev, but this build has no /dev/crypto "
+		       "backend");
+		return 0;
+	}
+	if (calib_first)
+		add_try(order, &n,
+			in->calib->cal.backend == EIP93_BACKEND_CRYPTODEV ? EIP93_BACKEND_CRYPTODEV
+									  : EIP93_BACKEND_AFALG,
+			in->calib->cal.composition);
+	for (size_t b = 0; b < nb; b++) {
+		if (in->cfg->kalg[0] != '\0')
+			add_try(order, &n, backends[b], in->cfg->kalg);
+		else
+			for (int i = 0; i < EIP93_NKALG; i++)
+				add_try(order, &n, backends[b], eip93_kalg_names[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
-		char e[96];
+		int cdev = order[i].backend == EIP93_BACKEND_CRYPTODEV,
+		    k = eip93_kalg_index(order[i].kalg);
+		char e[96], driver[128] = "";
 		int r;
 
+		if (cdev && cdev_dead)
+			continue;
 		/* The CTR-only composition also needs libcrypto's GCM128 to compose with. */
-		if (eip93_kalg_index(order[i]) == EIP93_KALG_ID_CTR && in->ctr_usable != NULL &&
-		    in->ctr_usable() != 0)
+		if (k == EIP93_KALG_ID_CTR && in->ctr_usable != NULL && in->ctr_usable() != 0)
 			r = -ENOTSUP;
 		else
-			r = probe(order[i]);
-
-		for (int k = 0; k < EIP93_NKALG; k++)
-			if (strcmp(order[i], eip93_kalg_names[k]) == 0)
-				err[k] = -r;
+			r = cdev ? in->cdev_probe(order[i].kalg) : probe(order[i].kalg);
+		if (k >= 0)
+			err[cdev][k] = -r;
+		used[cdev] = 1;
 
 		if (r == 0) {
 			g->enabled = 1;
-			snprintf(g->kalg, sizeof(g->kalg), "%s", order[i]);
-			snprintf(g->status, sizeof(g->status), "enabled: %s", order[i]);
-			snprintf(g->ghash, sizeof(g->ghash), "%s", eip93_gate_ghash_note(order[i]));
+			g->backend = order[i].backend;
+			snprintf(g->kalg, sizeof(g->kalg), "%s", order[i].kalg);
+			snprintf(g->status, sizeof(g->status), "enabled: %s%s", order[i].kalg,
+				 cdev ? " via /dev/crypto" : "");
+			snprintf(g->ghash, sizeof(g->ghash), "%s",
+				 eip93_gate_ghash_note(order[i].kalg));
 			return 1;
 		}
 		errno_text(-r, e, sizeof(e));
-		snprintf(tried[t++], sizeof(tried[0]), "kernel: AF_ALG bind %s: %s", order[i], e);
+		if (cdev && r == -ENODEV && in->cdev_driver != NULL)
+			in->cdev_driver(driver, sizeof(driver));
+		tb[t] = order[i].backend;
+		if (!cdev)
+			snprintf(tried[t++], sizeof(tried[0]), "kernel: AF_ALG bind %s: %s",
+				 order[i].kalg, e);
+		else if (driver[0] != '\0')
+			snprintf(tried[t++], sizeof(tried[0]),
+				 "kernel: /dev/crypto session %s: served by %s, not the engine",
+				 order[i].kalg, driver);
+		else if (cdev_device_error(-r))
+			snprintf(tried[t++], sizeof(tried[0]), "kernel: /dev/crypto: %s", e);
+		else
+			snprintf(tried[t++], sizeof(tried[0]), "kernel: /dev/crypto session %s: %s",
+				 order[i].kalg, e);
+		cdev_dead |= cdev && cdev_device_error(-r);
 		if (calib_first && i == 0) {
 			g->calib_state = EIP93_GATE_CALIB_STALE;
 			snprintf(g->calib, sizeof(g->calib),
-				 "stale: ignored (%s): its composition %s "
+				 "stale: ignored (%s): its composition %s%s "
 				 "no longer binds (%s); using the defaults",
-				 in->calib->path, order[0], e);
+				 in->calib->path, order[0].kalg, cdev ? " via /dev/crypto" : "", e);
 		}
 	}
-	if (t == 1) {
-		off(g, "%s (kernel-algorithm = %s in config)", tried[0], in->cfg->kalg);
-		return 0;
-	}
-	why = eip93_gate_kernel_why(in->facts.kernel, eip93_gate_read_restrict(),
-				    eip93_gate_driver_registered(), err);
-	{
-		char all[(EIP93_NKALG + 1) * 162] = "";
-		size_t len = 0;
-
-		for (size_t i = 0; i < t && len < sizeof(all); i++)
-			len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s",
-						i == 0 ? "" : "; ", tried[i]);
-		off(g, "%s - %s", all, why);
-	}
+	gate_kernel_off(in, g, tried, tb, t, (const int(*)[EIP93_NKALG])err, used);
 	return 0;
 }
 

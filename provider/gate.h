@@ -28,7 +28,10 @@ enum eip93_gate_calib {
  * struct eip93_gate - the gate's verdict, decided once per provider instance.
  * @enabled: 1 when the ciphers are offered and the engine may be used
  * @kalg: the kernel algorithm bound, when enabled
- * @status: "enabled: <kalg>" or "disabled: <reason>" (the eip93-gate parameter)
+ * @backend: the backend it bound on, when enabled (EIP93_BACKEND_AFALG or
+ *	EIP93_BACKEND_CRYPTODEV; 0 when off)
+ * @status: "enabled: <kalg>" (AF_ALG), "enabled: <kalg> via /dev/crypto" or
+ *	"disabled: <reason>" (the eip93-gate parameter)
  * @min_size: the smallest message for the engine, when enabled
  * @max_size: the largest message for the engine, when enabled
  * @window_calibrated: @min_size/@max_size come from the calibration
@@ -39,7 +42,8 @@ enum eip93_gate_calib {
 struct eip93_gate {
 	int enabled;
 	char kalg[64];
-	char status[1024];
+	int backend;
+	char status[2048];
 	size_t min_size;
 	size_t max_size;
 	int window_calibrated;
@@ -58,7 +62,13 @@ struct eip93_gate {
  * @dt_path_override: test hooks only: the compatible bytes file to read
  * @hwcap_override: test hooks only: use @hwcap as the aarch64 AT_HWCAP
  * @hwcap: see @hwcap_override
- * @probe: the engine backend's bind probe, 0 or -errno (NULL: eip93_kprobe_alg)
+ * @backend: the backend to use, EIP93_BACKEND_*: AUTO follows @cfg's
+ *	engine-backend; test builds' EIP93_TEST_ENGINE forces one
+ * @probe: the AF_ALG backend's bind probe, 0 or -errno (NULL: eip93_kprobe_alg)
+ * @cdev_probe: the /dev/crypto backend's probe, 0, -ENODEV (another driver
+ *	serves it) or -errno (NULL: there is no /dev/crypto backend)
+ * @cdev_driver: the driver @cdev_probe last found (eip93_cryptodev_last_driver;
+ *	NULL: unknown)
  * @ctr_usable: can ctr(aes-eip93) be composed here (eip93_compose_selftest), 0
  *	when it can (NULL: yes)
  * @calib: the calibration file as read (NULL: none configured)
@@ -73,7 +83,10 @@ struct eip93_gate_input {
 	const char *dt_path_override;
 	int hwcap_override;
 	unsigned long hwcap;
+	int backend;
 	int (*probe)(const char *kalg);
+	int (*cdev_probe)(const char *kalg);
+	size_t (*cdev_driver)(char *buf, size_t n);
 	int (*ctr_usable)(void);
 	const struct eip93_calib_load *calib;
 	struct eip93_calib_facts facts;
@@ -96,9 +109,11 @@ const char *eip93_gate_ghash_note(const char *kalg);
  * (docs/contract.md "Switching on").
  *
  * Reads the device tree, CPU, kernel FIPS flag and, only when everything
- * else allows, probes the kernel compositions (closing every socket): the
- * one kernel-algorithm names, else the calibration's, else each in
- * eip93_kalg_names order.  Then applies the calibration: its
+ * else allows, probes the kernel compositions (closing every socket) on
+ * each backend engine-backend allows (auto: AF_ALG, then /dev/crypto):
+ * the one kernel-algorithm names, else the calibration's composition on
+ * its backend first, then each in eip93_kalg_names order on each backend;
+ * the first that binds wins.  Then applies the calibration: its
  * window, "off", or nothing when it is absent or stale; a corrupt one keeps
  * the engine off.  @out->calib says which, @out->min_size/max_size is the
  * window to route by.
@@ -114,6 +129,14 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
  */
 const char *eip93_gate_kernel_why(const char *release, int restrict_val, int driver,
 				  const int err[EIP93_NKALG]);
+/**
+ * eip93_gate_cdev_why() - what the failed /dev/crypto sessions mean, in one
+ * line: @err the positive errno of each composition in eip93_kalg_names
+ * order (0: not tried).  Shared by the gate's status and eip93-doctor.
+ */
+const char *eip93_gate_cdev_why(const int err[EIP93_NKALG]);
+/* eip93_gate_backend_name() - "af_alg", "cryptodev" or "" (the eip93-backend parameter). */
+const char *eip93_gate_backend_name(int backend);
 /* eip93_gate_read_restrict() - /proc/sys/crypto/af_alg_restrict, -1 when absent. */
 int eip93_gate_read_restrict(void);
 /* eip93_gate_driver_registered() - 1/0: ctr(aes-eip93) in /proc/crypto; -1 unreadable. */

@@ -21,6 +21,7 @@
 #include <openssl/opensslv.h>
 #include <openssl/params.h>
 
+#include "../alg/cryptodev.h"
 #include "../alg/gcm.h"
 #include "../detect/detect.h"
 #include "calib.h"
@@ -65,11 +66,12 @@ struct eip93_prov {
 	atomic_int gate_done;
 	struct eip93_gate gate;
 	struct eip93_calib_load calib; /* the calibration file as read at the gate */
-	char status_text[2048];	       /* eip93-status: verdict, window, GHASH, calibration */
+	int test_backend;	       /* test builds: EIP93_TEST_ENGINE's EIP93_BACKEND_* */
+	char status_text[3072];	       /* eip93-status: verdict, window, GHASH, calibration */
 	char window_text[48];	       /* eip93-window */
 	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
 	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
-	char disabled_status_text[2048 + 200];
+	char disabled_status_text[3072 + 200];
 	atomic_int disabled_text_ready;
 	OSSL_ALGORITHM ciphers[EIP93_NKEYSIZES + 1];
 };
@@ -201,6 +203,14 @@ static void gate_texts(struct eip93_prov *p)
 		snprintf(p->window_text, sizeof(p->window_text), "none");
 }
 
+/* engine-backend as configured (eip93-engine-backend: what eip93-doctor probes). */
+static const char *engine_backend_text(int backend)
+{
+	return backend == EIP93_BACKEND_AFALG	    ? "afalg"
+	       : backend == EIP93_BACKEND_CRYPTODEV ? "cryptodev"
+						    : "auto";
+}
+
 /* Decide the gate once per provider instance, at first need. */
 static const struct eip93_gate *gate_get(struct eip93_prov *p)
 {
@@ -218,7 +228,13 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		in.cfg_error = p->cfg_error[0] != '\0' ? p->cfg_error : NULL;
 		in.sw_error = p->sw_error[0] != '\0' ? p->sw_error : NULL;
 		in.openssl_fips = openssl_wants_fips(p);
+		in.backend = p->test_backend;
 		in.probe = p->env.engine->probe;
+		/* The fake stands in for AF_ALG alone; the product has both backends. */
+		if (p->env.engine == &eip93_engine_afalg) {
+			in.cdev_probe = eip93_engine_cryptodev.probe;
+			in.cdev_driver = eip93_cryptodev_last_driver;
+		}
 		in.ctr_usable = eip93_compose_selftest;
 		eip93_calib_load(p->cfg.calib_file, &p->calib);
 		in.calib = &p->calib;
@@ -238,6 +254,9 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 #endif
 		eip93_gate_decide(&in, &p->gate);
 		if (p->gate.enabled) {
+			/* The backend that bound serves the keys (the fake stays itself). */
+			if (p->gate.backend == EIP93_BACKEND_CRYPTODEV)
+				p->env.engine = &eip93_engine_cryptodev;
 			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
 			/* The calibration's window, when it applies (before any cipher is offered). */
 			p->env.limits.min_size = p->gate.min_size;
@@ -268,9 +287,10 @@ static void activation_notice(struct eip93_alg_env *env)
 
 	if (!p->cfg.notice || atomic_exchange(&notice_printed, 1))
 		return;
+	/* The AF_ALG line is what scripts know; /dev/crypto names itself in the same place. */
 	fprintf(stderr,
-		"eip93: AN7581 AES-GCM hybrid backend enabled (AF_ALG CTR + CPU GHASH) via %s\n",
-		env->kalg);
+		"eip93: AN7581 AES-GCM hybrid backend enabled (%s CTR + CPU GHASH) via %s\n",
+		p->gate.backend == EIP93_BACKEND_CRYPTODEV ? "/dev/crypto" : "AF_ALG", env->kalg);
 }
 
 static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *no_cache)
@@ -291,6 +311,9 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-gate", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-backend", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-engine-backend", OSSL_PARAM_UTF8_PTR, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-kernel-algorithm", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-status", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-calibration", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-window", OSSL_PARAM_UTF8_PTR, NULL, 0),
@@ -391,6 +414,9 @@ static int eip93_get_params(void *provctx, OSSL_PARAM params[])
 		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT
 		     ", built with " OPENSSL_VERSION_TEXT ")") ||
 	    !set_str(params, "eip93-gate", gate_text) ||
+	    !set_str(params, "eip93-backend", p->gate.enabled ? p->env.engine->name : "") ||
+	    !set_str(params, "eip93-engine-backend", engine_backend_text(p->cfg.backend)) ||
+	    !set_str(params, "eip93-kernel-algorithm", p->cfg.kalg) ||
 	    !set_str(params, "eip93-status", status_text) ||
 	    !set_str(params, "eip93-calibration", p->gate.calib) ||
 	    !set_str(params, "eip93-window", p->window_text))
@@ -528,11 +554,13 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		/* Test builds: EIP93_TEST_ENGINE=fake computes "engine" messages in user space. */
 		const char *e = getenv("EIP93_TEST_ENGINE");
 
+		/* It stands in for AF_ALG: engine-backend = cryptodev then finds no backend. */
 		if (e != NULL && strcmp(e, "fake") == 0)
 			p->env.engine = &eip93_engine_fake;
-		/* EIP93_TEST_ENGINE=cryptodev: the /dev/crypto backend (alg/cryptodev.c). */
+		/* EIP93_TEST_ENGINE=cryptodev: the /dev/crypto backend (alg/cryptodev.c), whatever
+		 * engine-backend says. */
 		if (e != NULL && strcmp(e, "cryptodev") == 0)
-			p->env.engine = &eip93_engine_cryptodev;
+			p->test_backend = EIP93_BACKEND_CRYPTODEV;
 		/* The benchmark's unchecked instance: what the integrity check costs. */
 		e = getenv("EIP93_TEST_VERIFY");
 		if (e != NULL && strcmp(e, "off") == 0)

@@ -15,11 +15,14 @@
 #include "../provider/config.h"
 
 #define ADV_PATH 96
-#define ADV_MAXSPEEDS (EIP93_CALIB_NSIZES * (3 + 2 * EIP93_NKALG))
+#define ADV_MAXSPEEDS (EIP93_CALIB_NSIZES * (3 + 4 * EIP93_NKALG)) /* both backends */
 #define ADV_TLS_RECORD 16384 /* the measured size nearest a full TLS record */
 #define ADV_MIN_GAIN 1.05    /* as the calibration: a win is at least 5% */
 
-/* One "# speed BYTES PATH MBS CPU" line: PATH is "cipher:software" or "cipher:composition". */
+/*
+ * One "# speed BYTES PATH MBS CPU" line: PATH is "cipher:software",
+ * "cipher:composition" (AF_ALG) or "cipher:composition@cryptodev".
+ */
 struct adv_speed {
 	size_t bytes;
 	char path[ADV_PATH];

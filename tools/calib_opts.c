@@ -8,22 +8,25 @@
 
 #include <openssl/crypto.h>
 
+#include "../alg/engine.h"
 #include "../detect/detect.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
 #endif
 
-/*
- * --if-needed: 0 when @path holds a current calibration (same kernel, OpenSSL
- * and provider version, its composition binds and no faster one does), else
- * 1 with @why.
- */
-/* Did the calibration at @path measure @kalg (a "# speed ... cipher:KALG ..." line)? */
+/* Does @kalg bind on AF_ALG (@cdev 0) or /dev/crypto (1)?  0 or -errno. */
+static int probe(int cdev, const char *kalg)
+{
+	return cdev ? eip93_engine_cryptodev.probe(kalg) : eip93_kprobe_alg(kalg);
+}
+
+/* Did the calibration at @path measure @kalg (a "# speed ... cipher:KALG ..." line; KALG
+ * with "@cryptodev" on /dev/crypto)? */
 static int measured(const char *path, const char *kalg)
 {
 	static char text[65536];
-	char want[96];
+	char want[112];
 	FILE *fp = fopen(path, "re");
 	size_t n;
 
@@ -36,12 +39,17 @@ static int measured(const char *path, const char *kalg)
 	return strstr(text, want) != NULL;
 }
 
+/*
+ * --if-needed: 0 when @path holds a current calibration (same kernel, OpenSSL
+ * and provider version, its composition binds on its backend, and every
+ * backend x composition that binds now was measured), else 1 with @why.
+ */
 int calib_needed(const char *path, char *why, size_t len)
 {
 	static struct eip93_calib_load l;
 	struct eip93_calib_facts f;
 	char kernel[128], s[400];
-	int idx;
+	int cd;
 
 	eip93_calib_load(path, &l);
 	if (l.state == EIP93_CALIB_ABSENT) {
@@ -59,18 +67,27 @@ int calib_needed(const char *path, char *why, size_t len)
 		snprintf(why, len, "stale: %s", s);
 		return 1;
 	}
-	idx = eip93_kalg_index(l.cal.composition);
-	if (eip93_kprobe_alg(l.cal.composition) != 0) {
-		snprintf(why, len, "stale: %s no longer binds", l.cal.composition);
+	cd = l.cal.backend == EIP93_BACKEND_CRYPTODEV;
+	if (probe(cd, l.cal.composition) != 0) {
+		snprintf(why, len, "stale: %s%s no longer binds", l.cal.composition,
+			 cd ? " on /dev/crypto" : "");
 		return 1;
 	}
-	/* A composition earlier in the order that binds now but was not measured then. */
-	for (int i = 0; i < idx; i++)
-		if (eip93_kprobe_alg(eip93_kalg_names[i]) == 0 &&
-		    !measured(path, eip93_kalg_names[i])) {
-			snprintf(why, len, "%s binds now (measured: %s)", eip93_kalg_names[i],
-				 l.cal.composition);
-			return 1;
+	/*
+	 * A composition on a backend that binds now but was not measured then
+	 * (a file from before /dev/crypto was measured has AF_ALG's lines only).
+	 */
+	for (int b = 0; b < 2; b++)
+		for (int i = 0; i < EIP93_NKALG; i++) {
+			char p[96];
+
+			snprintf(p, sizeof(p), "%s%s", eip93_kalg_names[i], b ? "@cryptodev" : "");
+			if (!measured(path, p) && probe(b, eip93_kalg_names[i]) == 0) {
+				snprintf(why, len, "%s%s binds now (measured: %s%s)",
+					 eip93_kalg_names[i], b ? " on /dev/crypto" : "",
+					 l.cal.composition, cd ? " on /dev/crypto" : "");
+				return 1;
+			}
 		}
 	return 0;
 }

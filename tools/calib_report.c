@@ -68,11 +68,11 @@ void calib_print_speeds(FILE *f, const struct calib_run *run, const char *prefix
 			fprintf(f, "%sspeed %zu chacha20-poly1305:software %.3f %.3f\n", prefix, n,
 				x.mbs, x.cpu);
 		}
-		for (int i = 0; i < EIP93_NKALG; i++)
+		for (int i = 0; i < CALIB_NCOMP; i++)
 			for (int b = 0; run->comp[i].bound && b < 2; b++) {
 				x = eng_speed(&run->comp[i], s, b);
 				fprintf(f, "%sspeed %zu aes-%d-gcm:%s %.3f %.3f\n", prefix, n,
-					b ? 256 : 128, run->comp[i].name, x.mbs, x.cpu);
+					b ? 256 : 128, run->comp[i].path, x.mbs, x.cpu);
 			}
 	}
 }
@@ -86,13 +86,13 @@ static void print_reference(FILE *f, const struct calib_run *run, const char *pr
 		"%sreference (ChaCha20-Poly1305 is measured, never routed): MB/s / CPU ns per "
 		"byte, mean of encrypt and decrypt\n",
 		prefix);
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < CALIB_NCOMP; i++)
 		if (run->comp[i].bound)
-			fprintf(f, "%s  e%d = %s\n", prefix, ++e, run->comp[i].name);
+			fprintf(f, "%s  e%d = %s\n", prefix, ++e, run->comp[i].path);
 	fprintf(f, "%s%6s %15s %15s %15s", prefix, "bytes", "sw-aes128-gcm", "sw-aes256-gcm",
 		"chacha20-p1305");
 	e = 0;
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < CALIB_NCOMP; i++)
 		if (run->comp[i].bound) {
 			e++;
 			fprintf(f, " %12s%d-128 %12s%d-256", "e", e, "e", e);
@@ -104,7 +104,7 @@ static void print_reference(FILE *f, const struct calib_run *run, const char *pr
 
 		fprintf(f, "%s%6zu %8.2f/%6.2f %8.2f/%6.2f %8.2f/%6.2f", prefix,
 			eip93_calib_sizes[s], a.mbs, a.cpu, b.mbs, b.cpu, c.mbs, c.cpu);
-		for (int i = 0; i < EIP93_NKALG; i++)
+		for (int i = 0; i < CALIB_NCOMP; i++)
 			for (int k = 0; run->comp[i].bound && k < 2; k++) {
 				struct speed x = eng_speed(&run->comp[i], s, k);
 
@@ -116,7 +116,7 @@ static void print_reference(FILE *f, const struct calib_run *run, const char *pr
 
 void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 {
-	for (int i = 0; i < EIP93_NKALG; i++) {
+	for (int i = 0; i < CALIB_NCOMP; i++) {
 		const struct calib_comp *cc = &run->comp[i];
 		struct eip93_calib_choice ch;
 
@@ -126,7 +126,7 @@ void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 		fprintf(f,
 			"%scomposition %s: %u rounds; MB/s median, slowest and fastest round; "
 			"CPU ns per byte (median)\n",
-			prefix, cc->name, cc->table.rounds);
+			prefix, cc->path, cc->table.rounds);
 		fprintf(f, "%s%6s %4s %3s %9s %9s %9s %9s %9s %9s %6s %8s %8s %s\n", prefix,
 			"bytes", "key", "dir", "sw", "sw-min", "sw-max", "engine", "eng-min",
 			"eng-max", "ratio", "sw-cpu", "eng-cpu", "row");
@@ -148,10 +148,10 @@ void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 				ch.size_wins[s] ? "engine wins" : "software");
 		}
 		if (ch.engine)
-			fprintf(f, "%swindow %s: %zu-%zu\n", prefix, cc->name, ch.min_size,
+			fprintf(f, "%swindow %s: %zu-%zu\n", prefix, cc->path, ch.min_size,
 				ch.max_size);
 		else
-			fprintf(f, "%swindow %s: off\n", prefix, cc->name);
+			fprintf(f, "%swindow %s: off\n", prefix, cc->path);
 	}
 	print_reference(f, run, prefix);
 }
@@ -272,14 +272,14 @@ out:
 /* One size's row of the plot's data: MB/s columns, then CPU ns/B columns. */
 static void plot_row(FILE *f, const struct calib_run *run, int s)
 {
-	struct speed x[2 + 2 * EIP93_NKALG];
+	struct speed x[2 + 2 * CALIB_NCOMP];
 	int n = 0;
 
 	x[n].mbs = (sw_speed(run, s, 0).mbs + sw_speed(run, s, 1).mbs) / 2;
 	x[n++].cpu = (sw_speed(run, s, 0).cpu + sw_speed(run, s, 1).cpu) / 2;
 	if (run->chacha_ok)
 		x[n++] = chacha_speed(run, s);
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < CALIB_NCOMP; i++)
 		if (run->comp[i].bound) {
 			x[n].mbs = (eng_speed(&run->comp[i], s, 0).mbs +
 				    eng_speed(&run->comp[i], s, 1).mbs) /
@@ -304,16 +304,16 @@ static int plot_series(const struct calib_run *run, const char **titles)
 	titles[n++] = "software AES-GCM (default provider)";
 	if (run->chacha_ok)
 		titles[n++] = "ChaCha20-Poly1305 (reference, never routed)";
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < CALIB_NCOMP; i++)
 		if (run->comp[i].bound)
-			titles[n++] = run->comp[i].name;
+			titles[n++] = run->comp[i].path;
 	return n;
 }
 
 int calib_plot(const char *png, const struct calib_run *run, const char *title)
 {
 	char dat[] = "/tmp/eip93-plot-XXXXXX";
-	const char *titles[2 + EIP93_NKALG];
+	const char *titles[2 + CALIB_NCOMP];
 	FILE *f, *gp;
 	int fd, status, n = plot_series(run, titles);
 

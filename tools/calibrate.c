@@ -3,15 +3,17 @@
  * `eip93-doctor calibrate`: does the engine beat software on this box, and
  * for which payload sizes?
  *
- * For each composition, a private library context loads eip93 with its
- * window forced open (min-size 16, max-size 65536), that composition as
- * kernel-algorithm and no calibration file; where its gate opens, AES-GCM
+ * For each composition on each backend (AF_ALG, then /dev/crypto), a
+ * private library context loads eip93 with its window forced open
+ * (min-size 16, max-size 65536), that composition as kernel-algorithm, that
+ * backend as engine-backend and no calibration file; where its gate opens, AES-GCM
  * fetched with provider=eip93 is the engine path exactly as applications
  * get it.  The default provider of the same libcrypto is the software
  * contender.  Payloads 1..64 KiB, AES-128/256, encrypt/decrypt, every
  * contender once per round (their order alternating), for --rounds rounds:
  * medians with the slowest and fastest round.  The decision is
- * provider/calib_decide.c's, the file provider/calib.c's.
+ * provider/calib_decide.c's, the file provider/calib.c's; the winner's
+ * backend is written with it.
  */
 #include "calibrate.h"
 
@@ -165,7 +167,7 @@ static uint64_t engine_messages(OSSL_LIB_CTX *lib)
  * A library context with eip93 forced onto @kalg and its window open; NULL
  * @kalg: the default provider alone.
  */
-static OSSL_LIB_CTX *lib_for(const char *kalg)
+static OSSL_LIB_CTX *lib_for(const char *kalg, int backend)
 {
 	char path[] = "/tmp/eip93-calibrate-XXXXXX";
 	OSSL_LIB_CTX *lib;
@@ -184,8 +186,9 @@ static OSSL_LIB_CTX *lib_for(const char *kalg)
 	if (kalg != NULL)
 		fprintf(f,
 			"[eip93_sect]\nactivate = 1\nnotice = no\ncalibration-file = none\n"
-			"min-size = 16\nmax-size = 65536\nkernel-algorithm = %s\n",
-			kalg);
+			"min-size = 16\nmax-size = 65536\nkernel-algorithm = %s\n"
+			"engine-backend = %s\n",
+			kalg, backend == EIP93_BACKEND_CRYPTODEV ? "cryptodev" : "afalg");
 	fclose(f);
 	lib = OSSL_LIB_CTX_new();
 	ok = lib != NULL && OSSL_LIB_CTX_load_config(lib, path);
@@ -301,13 +304,13 @@ static void store(struct eip93_calib_stat *st, double *stcpu, const double *v, c
 static int run_rounds(struct calib_run *run, struct contender *sw, struct contender *eng,
 		      struct contender *cha, const struct calib_opts *o)
 {
-	static double v[EIP93_NKALG + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
-	static double cpu[EIP93_NKALG + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
-	int nb = 0, idx[EIP93_NKALG + 2];
+	static double v[CALIB_NCOMP + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
+	static double cpu[CALIB_NCOMP + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
+	int nb = 0, idx[CALIB_NCOMP + 2];
 	unsigned int steps, step = 0;
 
 	idx[nb++] = -1;
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < CALIB_NCOMP; i++)
 		if (run->comp[i].bound)
 			idx[nb++] = i;
 	if (cha != NULL)
@@ -379,15 +382,16 @@ static void utc_now(char *buf, size_t len)
 /* Decide, print the verdict and write the file.  Return: the exit status. */
 static int conclude(struct calib_run *run, const struct calib_opts *o)
 {
-	struct eip93_calib_table tables[EIP93_NKALG];
+	struct eip93_calib_table tables[CALIB_NCOMP];
 	struct eip93_calib_choice ch;
 	struct eip93_calib cal;
-	const char *names[EIP93_NKALG] = { NULL }, *cover = NULL;
+	const struct calib_comp *comps[CALIB_NCOMP] = { NULL };
+	const char *cover = NULL;
 	int n = 0, best, r;
 
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < CALIB_NCOMP; i++)
 		if (run->comp[i].bound) {
-			names[n] = run->comp[i].name;
+			comps[n] = &run->comp[i];
 			tables[n++] = run->comp[i].table;
 		}
 	calib_print_table(stdout, run, "");
@@ -400,7 +404,10 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 	snprintf(cal.provider, sizeof(cal.provider), "%s", run->provider_version);
 	/* n >= 1: the caller measured at least one composition. */
 	snprintf(cal.composition, sizeof(cal.composition), "%s",
-		 names[best < 0 ? 0 : best] != NULL ? names[best < 0 ? 0 : best] : "?");
+		 comps[best < 0 ? 0 : best] != NULL ? comps[best < 0 ? 0 : best]->name : "?");
+	/* The winner's backend: the gate tries it first under engine-backend = auto. */
+	cal.backend = comps[best < 0 ? 0 : best] != NULL ? comps[best < 0 ? 0 : best]->backend
+							 : EIP93_BACKEND_AFALG;
 	cal.engine = ch.engine;
 	cal.min_size = ch.min_size;
 	cal.max_size = ch.engine ? adv_cover_shapes(ch.max_size, &cover) : ch.max_size;
@@ -409,8 +416,9 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 		printf("window %zu-%zu extended to %zu: %s (%d bytes past a winning size)\n",
 		       ch.min_size, ch.max_size, cal.max_size, cover, ADV_COVER);
 	if (ch.engine)
-		printf("verdict: engine for %zu-%zu bytes via %s\nreason: %s\n", cal.min_size,
-		       cal.max_size, cal.composition, ch.reason);
+		printf("verdict: engine for %zu-%zu bytes via %s%s\nreason: %s\n", cal.min_size,
+		       cal.max_size, cal.composition,
+		       cal.backend == EIP93_BACKEND_CRYPTODEV ? " on /dev/crypto" : "", ch.reason);
 	else
 		printf("verdict: off (software only)\nreason: %s\n", ch.reason);
 	if (o->plot != NULL) {
@@ -440,7 +448,7 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 int eip93_calibrate_main(int argc, char **argv)
 {
 	static struct calib_run run;
-	struct contender sw, eng[EIP93_NKALG], cha;
+	struct contender sw, eng[CALIB_NCOMP], cha;
 	struct calib_opts o;
 	int nbound = 0, rc = 1, ref;
 
@@ -462,7 +470,7 @@ int eip93_calibrate_main(int argc, char **argv)
 	pt = calloc(1, MAXLEN);
 	ct = calloc(NSLOTS, MAXLEN);
 	out = calloc(1, MAXLEN + 16);
-	sw.lib = lib_for(NULL);
+	sw.lib = lib_for(NULL, 0);
 	if (pt == NULL || ct == NULL || out == NULL || sw.lib == NULL) {
 		fprintf(stderr,
 			"eip93-doctor calibrate: cannot load the providers (OPENSSL_MODULES "
@@ -484,19 +492,22 @@ int eip93_calibrate_main(int argc, char **argv)
 	       OpenSSL_version(OPENSSL_VERSION), o.rounds, o.time_ms);
 	/* The reference row: what a peer offering ChaCha20-Poly1305 costs here (never routed). */
 	cha.chacha = 1;
-	cha.lib = ref == 0 ? lib_for(NULL) : NULL;
+	cha.lib = ref == 0 ? lib_for(NULL, 0) : NULL;
 	if (cha.lib == NULL || contender_open(&cha, "provider=default", "ChaCha20-Poly1305") < 0) {
 		printf("reference ChaCha20-Poly1305: not available in this libcrypto\n");
 		contender_free(&cha);
 	} else {
 		printf("reference ChaCha20-Poly1305: measured (never routed)\n");
 	}
-	for (int i = 0; i < EIP93_NKALG; i++) {
+	for (int i = 0; i < CALIB_NCOMP; i++) {
 		struct calib_comp *cc = &run.comp[i];
 		char want[96];
 
-		cc->name = eip93_kalg_names[i];
-		eng[i].lib = lib_for(cc->name);
+		cc->name = eip93_kalg_names[i % EIP93_NKALG];
+		cc->backend = i < EIP93_NKALG ? EIP93_BACKEND_AFALG : EIP93_BACKEND_CRYPTODEV;
+		snprintf(cc->path, sizeof(cc->path), "%s%s", cc->name,
+			 cc->backend == EIP93_BACKEND_CRYPTODEV ? "@cryptodev" : "");
+		eng[i].lib = lib_for(cc->name, cc->backend);
 		if (eng[i].lib == NULL) {
 			snprintf(cc->gate, sizeof(cc->gate), "cannot load eip93");
 		} else {
@@ -516,7 +527,7 @@ int eip93_calibrate_main(int argc, char **argv)
 					 "eip93-doctor)");
 			}
 		}
-		printf("composition %s: %s\n", cc->name, cc->bound ? "binds, measured" : cc->gate);
+		printf("composition %s: %s\n", cc->path, cc->bound ? "binds, measured" : cc->gate);
 		nbound += cc->bound;
 	}
 	if (nbound == 0) {
@@ -534,7 +545,7 @@ int eip93_calibrate_main(int argc, char **argv)
 out:
 	contender_free(&sw);
 	contender_free(&cha);
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < CALIB_NCOMP; i++)
 		contender_free(&eng[i]);
 	free(pt);
 	free(ct);

@@ -15,9 +15,14 @@
 #include "../provider/calib_decide.h"
 #include "../provider/config.h"
 
-/* One composition as the calibration met it. */
+/* Every backend x composition: AF_ALG's four, then /dev/crypto's. */
+#define CALIB_NCOMP (2 * EIP93_NKALG)
+
+/* One composition on one backend as the calibration met it. */
 struct calib_comp {
 	const char *name;		/* eip93_kalg_names[i] */
+	int backend;			/* EIP93_BACKEND_AFALG or EIP93_BACKEND_CRYPTODEV */
+	char path[96];			/* name, "name@cryptodev" on /dev/crypto: speed lines */
 	int bound;			/* the provider's gate opened on it */
 	char gate[512];			/* the provider's eip93-gate text */
 	struct eip93_calib_table table; /* bound: the measurements */
@@ -31,7 +36,7 @@ struct calib_comp {
  * time of this process per byte (medians).
  */
 struct calib_run {
-	struct calib_comp comp[EIP93_NKALG];
+	struct calib_comp comp[CALIB_NCOMP];
 	struct eip93_calib_stat sw[EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS]; /* shared software */
 	double sw_cpu[EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS];
 	int chacha_ok; /* measured (the libcrypto has ChaCha20-Poly1305) */

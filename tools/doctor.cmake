@@ -2,8 +2,8 @@
 # eip93-doctor (tools/eip93-doctor.c): prints every fact of the provider's
 # gate, its verdict and what to do; `eip93-doctor calibrate` (tools/calibrate.c)
 # measures the engine against software and writes the calibration.  It
-# compiles the provider's detect/
-# sources in (the same code reads the same facts).  Included by the root
+# compiles the provider's detect/ sources and the /dev/crypto backend
+# (alg/cryptodev.c) in (the same code reads the same facts).  Included by the root
 # CMakeLists.txt (installed into bin/) and, until then, by test/arm64/suite.cmake.
 if(TARGET eip93-doctor)
   return()
@@ -15,7 +15,9 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/provider/calib.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
   ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c
   ${PROJECT_SOURCE_DIR}/tools/calib_opts.c ${PROJECT_SOURCE_DIR}/tools/advice.c
-  ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/doctor_report.c)
+  ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/doctor_report.c
+  ${PROJECT_SOURCE_DIR}/tools/doctor_kernel.c ${PROJECT_SOURCE_DIR}/tools/backend_advice.c
+  ${PROJECT_SOURCE_DIR}/alg/cryptodev.c ${PROJECT_SOURCE_DIR}/alg/sandbox.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)
@@ -23,11 +25,12 @@ include(GNUInstallDirs)
 install(TARGETS eip93-doctor RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Host unit test of the recommendation, the traffic shapes and the kTLS
-# parsing (pure code: tools/advice.c, tools/ktls.c).
+# parsing and the backend advice (pure code: tools/advice.c, tools/ktls.c,
+# tools/backend_advice.c).
 if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
   add_executable(test_doctor_advice ${PROJECT_SOURCE_DIR}/test/unit/test_doctor_advice.c
     ${PROJECT_SOURCE_DIR}/tools/advice.c ${PROJECT_SOURCE_DIR}/tools/ktls.c
-    ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
+    ${PROJECT_SOURCE_DIR}/tools/backend_advice.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
   eip93_target_flags(test_doctor_advice)
   add_test(NAME test_doctor_advice COMMAND test_doctor_advice)
   set_tests_properties(test_doctor_advice PROPERTIES LABELS "host;unit")

@@ -41,6 +41,7 @@ struct report {
 	/* [8] */
 	struct adv_calib cal;
 	struct eip93_calib file;
+	char comp_path[EIP93_CALIB_TEXT + 16]; /* the winner's speed-line path */
 	struct adv_speeds speeds;
 	char cal_path[256];
 	struct adv_reco reco;
@@ -190,7 +191,10 @@ static void gather_advice(struct report *r, const struct doctor_state *st)
 	if (t != NULL && eip93_calib_parse(t, strlen(t), &r->file, err, sizeof(err)) == 0) {
 		r->cal.present = 1;
 		r->cal.engine = r->file.engine;
-		r->cal.composition = r->file.composition;
+		/* A /dev/crypto winner's speeds are under "composition@cryptodev". */
+		snprintf(r->comp_path, sizeof(r->comp_path), "%s%s", r->file.composition,
+			 r->file.backend == EIP93_BACKEND_CRYPTODEV ? "@cryptodev" : "");
+		r->cal.composition = r->comp_path;
 		r->cal.min_size = r->file.min_size;
 		r->cal.max_size = r->file.max_size;
 		adv_parse_speeds(t, &r->speeds);

@@ -60,7 +60,7 @@ else
   gate "the provider follows it: enabled" enabled "enabled: $comp"
   status "window $got" "window $got bytes (calibration)"
 fi
-# The reference row and the doctor's recommendation from it (issue 22).
+# The reference row and the doctor's recommendation from it.
 grep -q '^reference ChaCha20-Poly1305: measured (never routed)' /tmp/calib.out &&
   [ "$(grep -c '^# speed [0-9]* chacha20-poly1305:software ' $CAL)" -eq 8 ] &&
   ok "ChaCha20-Poly1305 reference row: measured, 8 sizes in the file" || bad "no ChaCha20-Poly1305 row"

@@ -5,7 +5,8 @@
 # command end to end (table, verdict, the file; the window is what the table
 # implies), the provider reading it (calibrated, off, stale, corrupt), the
 # command refusing to write without permission before measuring anything,
-# --dry-run, and the new config keys' errors (the application keeps working).
+# --dry-run, the new config keys' errors (the application keeps working), and
+# engine-backend in a config file choosing the backend the gate probes.
 # usage: host.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
 set -euo pipefail
 doctor=$1 openssl=$2 hooks=$3 data=$4
@@ -147,6 +148,38 @@ conf "kernel-algorithm = $G" "calibration-file = none"
 expect "kernel-algorithm = ...ghash-generic)" "(enabled: $G)"
 conf 'calibration-file = relative'
 expect "calibration-file = relative: invalid" 'invalid config value calibration-file = "relative"'
+
+echo "# engine-backend in a config file (the product's backends: this host has neither)"
+# verdict: the provider's eip93-gate, through the name `openssl list` prints.
+verdict() { EIP93_TEST_ENGINE='' OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -providers -verbose 2>&1; }
+conf 'engine-backend = cryptodev' 'calibration-file = none'
+out=$(verdict)
+grep -qF '(disabled: kernel: /dev/crypto' <<<"$out" && ! grep -qF 'AF_ALG' <<<"$out" &&
+  ok "engine-backend = cryptodev: the gate tries /dev/crypto alone (and says why it is off)" ||
+  { bad "engine-backend = cryptodev"; echo "$out"; }
+conf 'engine-backend = afalg' 'calibration-file = none'
+out=$(verdict)
+grep -qF "(disabled: kernel: AF_ALG bind $C: " <<<"$out" && ! grep -qF '/dev/crypto' <<<"$out" &&
+  ok "engine-backend = afalg: AF_ALG alone" || { bad "engine-backend = afalg"; echo "$out"; }
+conf 'calibration-file = none'
+out=$(verdict)
+grep -qF "(disabled: kernel: AF_ALG bind $C: " <<<"$out" && grep -qF '; kernel: /dev/crypto' <<<"$out" &&
+  ok "engine-backend = auto (default): AF_ALG, then /dev/crypto" || { bad "engine-backend = auto"; echo "$out"; }
+conf 'engine-backend = devcrypto'
+expect "engine-backend = devcrypto: invalid, named" \
+  '(disabled: invalid config value engine-backend = "devcrypto"'
+out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -cipher-algorithms 2>&1)
+grep -q 'aes-256-gcm.*@ default' <<<"$out" && ok "bad engine-backend: AES-GCM from the default provider" ||
+  bad "bad engine-backend: cipher list"
+# The fake engine stands in for AF_ALG only: forced onto /dev/crypto it has no backend.
+conf 'engine-backend = cryptodev' 'calibration-file = none'
+expect "fake engine, engine-backend = cryptodev: no backend" \
+  '(disabled: kernel: engine-backend = cryptodev, but this build has no /dev/crypto backend)'
+# EIP93_TEST_ENGINE=cryptodev (tests) overrides engine-backend = afalg.
+conf 'engine-backend = afalg' 'calibration-file = none'
+out=$(EIP93_TEST_ENGINE=cryptodev OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -providers -verbose 2>&1)
+grep -qF '(disabled: kernel: /dev/crypto' <<<"$out" && ! grep -qF 'AF_ALG' <<<"$out" &&
+  ok "EIP93_TEST_ENGINE=cryptodev wins over engine-backend = afalg" || { bad "test force"; echo "$out"; }
 
 echo "calibration (host, fake engine): $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "../../provider/calib.h"
+#include "../../provider/config.h"
 
 static void sample(struct eip93_calib *c, int engine)
 {
@@ -343,9 +344,54 @@ static void test_load_trust(void)
 	rmdir(dir);
 }
 
+/* The backend the winner was measured on: optional, absent meaning AF_ALG. */
+static void test_backend(void)
+{
+	struct eip93_calib a, b;
+	char buf[4096], text[4200], err[256];
+	char *at;
+
+	/* Without it (every older file): AF_ALG. */
+	sample(&a, 1);
+	CHECK(eip93_calib_format(&a, NULL, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "backend") == NULL);
+	CHECK_EQ_INT(parse_str(buf, &b, err, sizeof(err)), 0);
+	CHECK_EQ_INT(b.backend, EIP93_BACKEND_AFALG);
+	/* An AF_ALG winner is written without it, so older providers still read the file. */
+	a.backend = EIP93_BACKEND_AFALG;
+	CHECK(eip93_calib_format(&a, NULL, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "backend") == NULL);
+	/* A /dev/crypto winner names it, and reads back. */
+	a.backend = EIP93_BACKEND_CRYPTODEV;
+	CHECK(eip93_calib_format(&a, "# speed 16384 aes-128-gcm:x@cryptodev 1.0 2.0\n", buf,
+				 sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\nbackend = cryptodev\n") != NULL);
+	CHECK_EQ_INT(parse_str(buf, &b, err, sizeof(err)), 0);
+	CHECK_EQ_INT(b.backend, EIP93_BACKEND_CRYPTODEV);
+	CHECK(same(&a, &b));
+	/* Spelled out as af_alg: accepted; anything else, or twice: corrupt, the key named. */
+	at = strstr(buf, "backend = cryptodev\n");
+	CHECK(at != NULL);
+	if (at == NULL)
+		return;
+	snprintf(text, sizeof(text), "%.*sbackend = af_alg\n%s", (int)(at - buf), buf,
+		 at + strlen("backend = cryptodev\n"));
+	CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), 0);
+	CHECK_EQ_INT(b.backend, EIP93_BACKEND_AFALG);
+	snprintf(text, sizeof(text), "%.*sbackend = devcrypto\n%s", (int)(at - buf), buf,
+		 at + strlen("backend = cryptodev\n"));
+	CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "invalid value of backend") != NULL);
+	CHECK(strstr(err, "devcrypto") == NULL);
+	snprintf(text, sizeof(text), "%sbackend = cryptodev\n", buf);
+	CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "backend given twice") != NULL);
+}
+
 int main(void)
 {
 	test_roundtrip();
+	test_backend();
 	test_corrupt();
 	test_stale();
 	test_load();

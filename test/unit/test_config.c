@@ -58,7 +58,8 @@ static int same_config(const struct eip93_config *a, const struct eip93_config *
 	       a->notice == b->notice && strcmp(a->fallback_propq, b->fallback_propq) == 0 &&
 	       a->routing == b->routing && a->explore == b->explore && a->weight == b->weight &&
 	       strcmp(a->kalg, b->kalg) == 0 && strcmp(a->calib_file, b->calib_file) == 0 &&
-	       a->window_set == b->window_set && a->tag_check == b->tag_check;
+	       a->window_set == b->window_set && a->tag_check == b->tag_check &&
+	       a->backend == b->backend;
 }
 
 /* A bad value fails, names key and value, and leaves the config untouched. */
@@ -111,6 +112,32 @@ static void test_invalid(void)
 	expect_bad("adaptive-engine-weight", "9", -ERANGE);
 	expect_bad("adaptive-engine-weight", "10001", -ERANGE);
 	expect_bad("adaptive-engine-weight", "150%", -EINVAL);
+	expect_bad("engine-backend", "", -EINVAL);
+	expect_bad("engine-backend", "af_alg", -EINVAL);
+	expect_bad("engine-backend", "devcrypto", -EINVAL);
+	expect_bad("engine-backend", "Cryptodev", -EINVAL);
+}
+
+/* engine-backend: auto by default; afalg and cryptodev force one. */
+static void test_backend(void)
+{
+	struct eip93_config c;
+	char err[256] = "";
+
+	eip93_config_defaults(&c);
+	CHECK_EQ_INT(c.backend, EIP93_BACKEND_AUTO);
+	CHECK_EQ_INT(eip93_config_set(&c, "engine-backend", "cryptodev", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.backend, EIP93_BACKEND_CRYPTODEV);
+	CHECK_EQ_INT(eip93_config_set(&c, "engine-backend", "afalg", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.backend, EIP93_BACKEND_AFALG);
+	CHECK_EQ_INT(eip93_config_set(&c, "engine-backend", "auto", err, sizeof(err)), 0);
+	CHECK_EQ_INT(c.backend, EIP93_BACKEND_AUTO);
+	CHECK_EQ_INT(eip93_config_set(&c, "engine-backend", "dev-crypto", err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "engine-backend") != NULL && strstr(err, "dev-crypto") != NULL);
+	CHECK(strstr(err, "auto") != NULL && strstr(err, "afalg") != NULL &&
+	      strstr(err, "cryptodev") != NULL);
+	CHECK_EQ_INT(c.backend, EIP93_BACKEND_AUTO);
 }
 
 /* Adaptive routing: the default, fixed as today, the exploration bounds. */
@@ -247,7 +274,7 @@ static void test_table(void)
 		CHECK(k->name != NULL && k->name[0] != '\0');
 		if (k->name == NULL)
 			continue;
-		seen_last |= strcmp(k->name, "tag-check") == 0;
+		seen_last |= strcmp(k->name, "engine-backend") == 0;
 		CHECK(eip93_config_find(k->name) == k);
 		CHECK(k->offset + k->size <= sizeof(struct eip93_config));
 		for (size_t j = 0; j < i; j++)
@@ -356,6 +383,7 @@ int main(void)
 	test_valid();
 	test_invalid();
 	test_routing();
+	test_backend();
 	test_cross();
 	return check_done("test_config");
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Host unit test of eip93-doctor's recommendation, traffic shapes and kTLS
- * parsing (tools/advice.c, tools/ktls.c): synthetic calibrations and
- * /proc/crypto texts in, verdicts out.
+ * Host unit test of eip93-doctor's recommendation, traffic shapes, kTLS
+ * parsing and backend advice (tools/advice.c, tools/ktls.c,
+ * tools/backend_advice.c): synthetic calibrations, /proc/crypto texts and
+ * kernel facts in, verdicts out.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../tools/advice.h"
+#include "../../tools/backend_advice.h"
 #include "../../tools/ktls.h"
 #include "check.h"
 
@@ -290,6 +293,126 @@ static void test_ktls_crypto(void)
 	CHECK_EQ_INT(ktls_consequence("", buf, sizeof(buf)), KTLS_UNKNOWN);
 }
 
+/* A kernel where nothing binds on either road; callers change what they test. */
+static struct backend_facts nothing_binds(const char *release, int restrict_val)
+{
+	struct backend_facts f;
+
+	memset(&f, 0, sizeof(f));
+	f.release = release;
+	f.restrict_val = restrict_val;
+	f.afalg_tried = 1;
+	f.cdev_tried = 1;
+	f.cdev_open = ENOENT;
+	f.driver = 1;
+	f.cdev_driver = "";
+	return f;
+}
+
+#define ADV_HAS(text) CHECK(strstr(adv, (text)) != NULL)
+
+static void test_backend_advice(void)
+{
+	struct backend_facts f;
+	char adv[1024];
+
+	/* Which kernels refuse the engine through AF_ALG. */
+	f = nothing_binds("6.18.44", -1);
+	CHECK_EQ_INT(backend_afalg_refuses(&f), 0);
+	f = nothing_binds("7.1.9", -1);
+	CHECK_EQ_INT(backend_afalg_refuses(&f), 0);
+	f = nothing_binds("7.2.13+deb14-amd64", -1);
+	CHECK_EQ_INT(backend_afalg_refuses(&f), 1);
+	f = nothing_binds("8.0.1", -1);
+	CHECK_EQ_INT(backend_afalg_refuses(&f), 1);
+	f = nothing_binds("6.12.0", 1);
+	CHECK_EQ_INT(backend_afalg_refuses(&f), 1);
+	f = nothing_binds("6.12.0", 0);
+	CHECK_EQ_INT(backend_afalg_refuses(&f), 0);
+	f = nothing_binds(NULL, -1);
+	CHECK_EQ_INT(backend_afalg_refuses(&f), 0);
+
+	/* 7.2+, no /dev/crypto, Debian: AF_ALG refuses; build and load the module; permissions. */
+	f = nothing_binds("7.2.13+deb14-amd64", -1);
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("Linux 7.2.13+deb14-amd64 refuses the engine through AF_ALG");
+	ADV_HAS("use /dev/crypto instead");
+	ADV_HAS("modprobe cryptodev");
+	ADV_HAS("DKMS or by hand");
+	ADV_HAS("readable and writable by the service's user");
+	CHECK(strstr(adv, "kmod-cryptodev") == NULL);
+	/* ... on OpenWrt: the package. */
+	f.openwrt = 1;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("apk add kmod-cryptodev");
+	/* af_alg_restrict on an older kernel: the same, naming the setting. */
+	f = nothing_binds("6.12.0", 2);
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("af_alg_restrict = 2 refuses the engine through AF_ALG");
+	ADV_HAS("use /dev/crypto instead");
+
+	/* The device is there but not for this user. */
+	f = nothing_binds("7.3.4", 1);
+	f.cdev_open = EACCES;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("this user cannot read and write it");
+	ADV_HAS("Who may open /dev/crypto");
+	/* It opens, but another driver serves the session. */
+	f.cdev_open = 0;
+	f.cdev_driver = "ctr-aes-neonbs";
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("serves its session with ctr-aes-neonbs, not the engine");
+	ADV_HAS("load the EIP93 driver");
+	/* engine-backend = afalg keeps /dev/crypto out. */
+	f = nothing_binds("7.2.13", -1);
+	f.configured = EIP93_BACKEND_AFALG;
+	f.cdev_tried = 0;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("engine-backend = afalg forbids the other road");
+	ADV_HAS("set engine-backend = auto");
+
+	/* Neither road on a kernel that would allow AF_ALG: what to install. */
+	f = nothing_binds("6.1.0", -1);
+	f.afalg_socket = EAFNOSUPPORT;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("neither AF_ALG nor /dev/crypto is usable");
+	ADV_HAS("algif_skcipher");
+	ADV_HAS("the cryptodev module, on any kernel");
+	f.openwrt = 1;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("kmod-crypto-user");
+	ADV_HAS("kmod-cryptodev");
+
+	/* A forced backend that cannot bind while the other would. */
+	f = nothing_binds("6.1.0", -1);
+	f.configured = EIP93_BACKEND_CRYPTODEV;
+	f.afalg_bound = 1;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("engine-backend = cryptodev, but /dev/crypto does not reach the engine");
+	CHECK(strcmp(backend_in_use(&f), "none") == 0);
+	f.configured = EIP93_BACKEND_AFALG;
+	f.afalg_bound = 0;
+	f.cdev_bound = 1;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 1);
+	ADV_HAS("engine-backend = afalg, but AF_ALG does not bind here");
+
+	/* Something binds: nothing to do; the backend in use. */
+	f = nothing_binds("6.18.44", -1);
+	f.afalg_bound = 1;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 0);
+	CHECK_EQ_INT(adv[0], '\0');
+	CHECK(strcmp(backend_in_use(&f), "AF_ALG") == 0);
+	f = nothing_binds("7.2.13", -1);
+	f.cdev_open = 0;
+	f.cdev_bound = 1;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 0);
+	CHECK(strcmp(backend_in_use(&f), "/dev/crypto") == 0);
+	/* 6.x with the driver missing: the AF_ALG advice (not this one) speaks. */
+	f = nothing_binds("6.1.0", -1);
+	f.afalg_socket = 0;
+	CHECK_EQ_INT(backend_advice(&f, adv, sizeof(adv)), 0);
+}
+
 int main(void)
 {
 	test_parse();
@@ -299,5 +422,6 @@ int main(void)
 	test_cover();
 	test_ktls_conf();
 	test_ktls_crypto();
+	test_backend_advice();
 	return check_done("test_doctor_advice");
 }

@@ -98,6 +98,12 @@ want_deps="+libopenssl +libopenssl-conf +kmod-crypto-user +kmod-crypto-gcm +TARG
 ! grep -q '^\$(eval \$(call KernelPackage' "$pkgdir/Makefile" && [[ "$deps" != *kmod-crypto-ghash-arm64-ce* ]] &&
     ok "no kernel package of its own (kmod-crypto-ghash-arm64-ce is empty on stock images)" ||
     bad "the Makefile still defines or names a kernel package"
+# kmod-cryptodev is a documented recommendation (only 7.2+ kernels need
+# /dev/crypto), never a dependency: the Makefile and the description say so.
+[[ "$deps" != *cryptodev* ]] && grep -q '^# kmod-cryptodev: recommended, not a dependency' "$pkgdir/Makefile" &&
+    grep -q 'install kmod-cryptodev' "$pkgdir/Makefile" &&
+    ok "kmod-cryptodev: recommended (Makefile comment, description), not a dependency" ||
+    bad "kmod-cryptodev: a dependency, or the recommendation is not written down"
 grep -qx 'Conffiles: /etc/ssl/modules.cnf.d/eip93.cnf' <<<"$info" && ok "conffiles: the fragment" ||
     bad "conffiles"
 for o in -DBUILD_TESTING=OFF -DEIP93_TEST_HOOKS=OFF -DEIP93_MODULESDIR=/usr/lib/ossl-modules; do
