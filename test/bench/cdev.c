@@ -79,7 +79,8 @@ static int cd_instance(void)
 	p[0] = OSSL_PARAM_construct_utf8_ptr("eip93-gate", (char **)&gate, 0);
 	p[1] = OSSL_PARAM_construct_end();
 	if (!OSSL_PROVIDER_get_params(prov_cd, p) || gate == NULL ||
-	    strncmp(gate, "enabled: ", 9) != 0 || strcmp(gate + 9, B.kalg) != 0) {
+	    strncmp(gate, "enabled: ", 9) != 0 || strncmp(gate + 9, B.kalg, strlen(B.kalg)) != 0 ||
+	    strcmp(gate + 9 + strlen(B.kalg), " via /dev/crypto") != 0) {
 		fail("the /dev/crypto instance's gate is not open on %s: %s", B.kalg,
 		     gate != NULL ? gate : "(unreadable)");
 		return -1;

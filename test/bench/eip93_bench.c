@@ -95,7 +95,7 @@ uint64_t prov_counter(const char *name)
 	return v;
 }
 
-/* The kernel algorithm from the gate verdict "enabled: <name>"; 0 or -1. */
+/* The kernel algorithm from the gate verdict "enabled: <name>[ via <backend>]"; 0 or -1. */
 static int gate_open(void)
 {
 	const char *gate = NULL;
@@ -107,11 +107,12 @@ static int gate_open(void)
 		fail("cannot read the eip93-gate parameter");
 		return -1;
 	}
-	if (strncmp(gate, "enabled: ", 9) != 0 || strlen(gate + 9) >= sizeof(B.kalg)) {
+	if (strncmp(gate, "enabled: ", 9) != 0 || strcspn(gate + 9, " ") >= sizeof(B.kalg)) {
 		fail("the gate is not open: %s", gate);
 		return -1;
 	}
-	strcpy(B.kalg, gate + 9);
+	memcpy(B.kalg, gate + 9, strcspn(gate + 9, " "));
+	B.kalg[strcspn(gate + 9, " ")] = '\0';
 	return 0;
 }
 
