@@ -414,7 +414,7 @@ const struct eip93_engine_ops eip93_engine_cryptodev = {
 	.key_close = cd_close,
 	.key_is_open = cd_is_open,
 	.seal = cd_seal,
-	.open = cd_unseal,
+	.unseal = cd_unseal,
 	.ctr = cd_ctr,
 	.resources = cd_resources,
 };
