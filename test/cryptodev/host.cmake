@@ -86,10 +86,15 @@ kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)\ntag-check = 64\n")
     --require-engine)
   cdev_diff(cdev_diff_kgcm - "${used};injected=0;eip93-engine-errors=0;gate~enabled: gcm_base"
     --require-engine --config ${CDEV_KGCM_CNF})
+  # With --seed 1 the 12th CIOCCRYPT is a key check's, the 13th and the 30th a message's.
   # An engine error once (EIO; a timeout-like ETIMEDOUT): counted, the message to software.
-  cdev_diff(cdev_diff_crypt_eio crypt:EIO:7 "${used};injected=1;eip93-engine-errors=1" --require-engine)
-  cdev_diff(cdev_diff_crypt_timeout crypt:ETIMEDOUT:9
-    "${used};injected=1;eip93-engine-errors=1" --require-engine)
+  cdev_diff(cdev_diff_crypt_eio crypt:EIO:13
+    "${used};injected=1;eip93-engine-errors=1;eip93-software-messages-error=1" --require-engine)
+  cdev_diff(cdev_diff_crypt_timeout crypt:ETIMEDOUT:30
+    "${used};injected=1;eip93-engine-errors=1;eip93-software-messages-error=1" --require-engine)
+  # ... or in a key check: the key is not used.
+  cdev_diff(cdev_diff_crypt_eio_keycheck crypt:EIO:12
+    "${used};injected=1;eip93-engine-errors=1;eip93-key-checks-failed=1" --require-engine)
   # Every request failing: the engine is switched off for the process, and says why.
   cdev_diff(cdev_diff_crypt_eio_every crypt:EIO:7:every
     "injected>0;eip93-engine-errors>0;eip93-software-messages-gate>0;gate~consecutive")
@@ -102,11 +107,14 @@ kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)\ntag-check = 64\n")
   cdev_diff(cdev_diff_sessinfo_cpu "sessinfo:driver=ctr-aes-aesni:2"
     "${used};injected=1;eip93-engine-errors=1" --require-engine)
   # Wrong output bytes on one message (a bit flipped at the start or the end, half of it
-  # not written): the integrity check catches each (docs/contract.md "Integrity").
-  cdev_diff(cdev_diff_crypt_flip crypt:flip:12 "${used};injected=1;eip93-engine-faults=1" --require-engine)
-  cdev_diff(cdev_diff_crypt_fliplast crypt:fliplast:12 "${used};injected=1;eip93-engine-faults=1"
-    --require-engine)
-  cdev_diff(cdev_diff_crypt_short crypt:short:12 "${used};injected=1;eip93-engine-faults=1" --require-engine)
+  # not written): the integrity check catches each (docs/contract.md "Integrity"), the
+  # message computed again in software; in a key check, the known-answer check does.
+  set(caught "${used};injected=1;eip93-engine-faults=1;eip93-software-messages-fault=1;eip93-key-checks-failed=0")
+  cdev_diff(cdev_diff_crypt_flip crypt:flip:13 "${caught}" --require-engine)
+  cdev_diff(cdev_diff_crypt_fliplast crypt:fliplast:13 "${caught}" --require-engine)
+  cdev_diff(cdev_diff_crypt_short crypt:short:13 "${caught}" --require-engine)
+  cdev_diff(cdev_diff_crypt_flip_keycheck crypt:flip:12
+    "${used};injected=1;eip93-engine-faults=1;eip93-key-checks-failed=1" --require-engine)
   # Wrong results on every request: the engine is switched off, naming wrong results.
   cdev_diff(cdev_diff_crypt_flip_every crypt:flip:5:every
     "injected>0;eip93-engine-faults>0;gate~wrong results")
@@ -114,10 +122,9 @@ kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)\ntag-check = 64\n")
   # flipped tag bit, and a refusal the delegate then decides.
   cdev_diff(cdev_diff_kgcm_eio authcrypt:EIO:6 "${used};injected=1;eip93-engine-errors=1"
     --require-engine --config ${CDEV_KGCM_CNF})
-  cdev_diff(cdev_diff_kgcm_flip authcrypt:flip:12 "${used};injected=1;eip93-engine-faults=1"
-    --require-engine --config ${CDEV_KGCM_CNF})
-  cdev_diff(cdev_diff_kgcm_fliplast authcrypt:fliplast:12 "${used};injected=1;eip93-engine-faults=1"
-    --require-engine --config ${CDEV_KGCM_CNF})
+  cdev_diff(cdev_diff_kgcm_flip authcrypt:flip:12 "${caught}" --require-engine --config ${CDEV_KGCM_CNF})
+  cdev_diff(cdev_diff_kgcm_fliplast authcrypt:fliplast:12 "${caught}" --require-engine
+    --config ${CDEV_KGCM_CNF})
   # The gate: a missing or unreadable /dev/crypto, or CPU drivers behind both generic names,
   # keep it closed (eip93-diff then stops), with the errno in its text.
   cdev_diff(cdev_diff_gate_enoent open:ENOENT:1:every "closed~ENOENT;injected>0")
