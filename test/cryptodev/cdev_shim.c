@@ -3,10 +3,10 @@
  * A user-space /dev/crypto for unmodified programs (test builds only):
  * an LD_PRELOAD library interposing open (and its 64-bit and fortified
  * forms), openat, ioctl and close.  An open of "/dev/crypto" returns a
- * descriptor on /dev/null that this library serves: CIOCGSESSION,
+ * descriptor (a memfd named cdev-shim) that this library serves: CIOCGSESSION,
  * CIOCFSESSION, CIOCGSESSINFO, CIOCCRYPT (AES-CTR) and CIOCAUTHCRYPT
  * (AES-GCM, the tag next to the data as the module has it), computed with
- * the default provider of the default library context.
+ * the default provider in a library context of the library's own.
  *
  * Environment:
  *   EIP93_TEST_CDEV_CTR_DRIVER, EIP93_TEST_CDEV_GCM_DRIVER
@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -76,7 +77,9 @@ struct session {
 	size_t keylen;
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Recursive: computing may load a configuration whose providers open /dev/crypto. */
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static OSSL_LIB_CTX *shim_lib; /* the default provider alone: never the program's configuration */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static struct plan plans[MAXPLANS];
 static int nplans;
@@ -208,7 +211,7 @@ static int dev_open(void)
 		errno = p->err;
 		return -1;
 	}
-	fd = real_open("/dev/null", O_RDWR | O_CLOEXEC);
+	fd = memfd_create("cdev-shim", MFD_CLOEXEC); /* "/memfd:cdev-shim" in /proc/self/fd */
 	if (fd >= 0 && ndev < MAXFDS)
 		dev_fds[ndev++] = fd;
 	pthread_mutex_unlock(&lock);
@@ -314,7 +317,12 @@ static int compute(const struct session *s, const unsigned char *iv, const unsig
 	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
 
 	snprintf(name, sizeof(name), "AES-%zu-%s", s->keylen * 8, gcm ? "GCM" : "CTR");
-	c = EVP_CIPHER_fetch(NULL, name, "provider=default");
+	if (shim_lib == NULL) {
+		shim_lib = OSSL_LIB_CTX_new();
+		if (shim_lib == NULL || OSSL_PROVIDER_load(shim_lib, "default") == NULL)
+			return -EIO;
+	}
+	c = EVP_CIPHER_fetch(shim_lib, name, "provider=default");
 	ok = x != NULL && c != NULL && EVP_CipherInit_ex2(x, c, s->key, iv, enc, NULL);
 	if (ok && gcm && aadlen != 0)
 		ok = EVP_CipherUpdate(x, NULL, &n, aad, (int)aadlen);

@@ -130,4 +130,25 @@ kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)\ntag-check = 64\n")
   cdev_diff(cdev_diff_gate_enoent open:ENOENT:1:every "closed~ENOENT;injected>0")
   cdev_diff(cdev_diff_gate_eacces open:EACCES:1:every "closed~EACCES;injected>0")
   cdev_diff(cdev_diff_gate_cpu "sessinfo:driver=ctr-aes-aesni:1:every" "closed~(No such device);injected>0")
+
+  # The application-level checks of the guest suite (cdev_proc.c: fork, descriptors, threads
+  # sharing a key, a closed gate) on the stand-in too, whose descriptors are memfds.
+  add_executable(eip93-cdev-proc ${CMAKE_CURRENT_LIST_DIR}/cdev_proc.c)
+  eip93_target_flags(eip93-cdev-proc)
+  target_link_libraries(eip93-cdev-proc PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
+  set(CDEV_PROC_CNF ${CMAKE_CURRENT_BINARY_DIR}/cdev-proc.cnf)
+  file(GENERATE OUTPUT ${CDEV_PROC_CNF} CONTENT
+"openssl_conf = conf\n[conf]\nproviders = provs\n[provs]\neip93 = eip93_sect\ndefault = default_sect\n\
+[default_sect]\nactivate = 1\n[eip93_sect]\nmodule = $<TARGET_FILE:eip93_hooks>\nactivate = 1\n")
+  foreach(t "fork:fork" "fds:fds;40" "threads:threads;8;40" "gate_eacces:gate;EACCES")
+    string(REPLACE ":" ";" t "${t}")
+    list(POP_FRONT t name)
+    add_test(NAME cdev_proc_${name} COMMAND eip93-cdev-proc ${t})
+    set(env ${CDEV_DIFF_ENV} "OPENSSL_CONF=${CDEV_PROC_CNF}" "LD_PRELOAD=$<TARGET_FILE:eip93-cdev-shim>"
+      "EIP93_TEST_CDEV_LINK=/memfd:cdev-shim (deleted)")
+    if(name STREQUAL "gate_eacces")
+      list(APPEND env "EIP93_TEST_CDEV_FAULT=open:EACCES:1:every")
+    endif()
+    set_tests_properties(cdev_proc_${name} PROPERTIES LABELS "host;cryptodev" ENVIRONMENT "${env}")
+  endforeach()
 endif()
