@@ -219,10 +219,11 @@ static void do_threads(int t, int m)
 	pthread_t th[MAXT];
 	struct job jobs[MAXT];
 	uint64_t e0 = counter("eip93-engine-messages");
-	int ok = base != NULL;
+	int ok = base != NULL, started = 0;
 
 	if (t < 1 || t > MAXT)
 		t = MAXT;
+	memset(jobs, 0, sizeof(jobs));
 	for (int i = 0; i < t && ok; i++) {
 		jobs[i].c = EVP_CIPHER_CTX_new();
 		jobs[i].base = (unsigned int)(i * 100000);
@@ -230,11 +231,12 @@ static void do_threads(int t, int m)
 		ok = jobs[i].c != NULL && EVP_CIPHER_CTX_copy(jobs[i].c, base);
 	}
 	result(ok, "threads: copies of one keyed context");
-	for (int i = 0; i < t && ok; i++)
-		ok = pthread_create(&th[i], NULL, worker, &jobs[i]) == 0;
+	while (ok && started < t && pthread_create(&th[started], NULL, worker, &jobs[started]) == 0)
+		started++;
+	ok = ok && started == t;
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
 	for (int i = 0; i < t; i++) {
-		if (ok)
-			pthread_join(th[i], NULL);
 		ok &= jobs[i].ok;
 		EVP_CIPHER_CTX_free(jobs[i].c);
 	}
