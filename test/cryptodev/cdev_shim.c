@@ -62,10 +62,10 @@ static const char *const req_names[R_N] = { "open",	"gsession", "fsession",
 enum kind { K_ERRNO, K_FLIP, K_FLIPLAST, K_SHORT, K_DRIVER };
 
 struct plan {
+	unsigned long nth;
 	enum req req;
 	enum kind kind;
 	int err;
-	unsigned long nth;
 	int every;
 	char driver[EIP93_CDEV_NAME_MAX];
 };
