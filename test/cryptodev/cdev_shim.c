@@ -21,6 +21,9 @@
  *            driver=NAME (sessinfo): NAME is named as the driver
  *       NTH  the NTH such call of the process is the first hit; "every":
  *            each later one too
+ *   EIP93_TEST_CDEV_ENGINE
+ *       replaces the value of a setenv("EIP93_TEST_ENGINE", ...) by the
+ *       program (the fuzz harness forces "fake"; this makes it "cryptodev")
  *
  * Report (stdout), for the test's checks: when the program unloads a
  * provider named eip93, its counters as "cdev-shim counters: k=v ..." and
@@ -492,6 +495,22 @@ int ioctl(int fd, unsigned long req, ...)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * EIP93_TEST_CDEV_ENGINE=cryptodev: a program that sets EIP93_TEST_ENGINE itself
+ * (the fuzz harness sets "fake") gets this value instead.
+ */
+int setenv(const char *name, const char *value, int overwrite)
+{
+	static int (*real_setenv)(const char *, const char *, int);
+	const char *force = getenv("EIP93_TEST_CDEV_ENGINE");
+
+	if (real_setenv == NULL)
+		real_setenv = (int (*)(const char *, const char *, int))dlsym(RTLD_NEXT, "setenv");
+	if (force != NULL && strcmp(name, "EIP93_TEST_ENGINE") == 0)
+		value = force;
+	return real_setenv(name, value, overwrite);
 }
 
 static void report_counters(OSSL_PROVIDER *prov)

@@ -151,4 +151,35 @@ kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)\ntag-check = 64\n")
     endif()
     set_tests_properties(cdev_proc_${name} PROPERTIES LABELS "host;cryptodev" ENVIRONMENT "${env}")
   endforeach()
+
+  # A short fuzz run on this backend: the replay of the checked-in corpus, reproducers and
+  # integrity inputs (test/fuzz) over the stand-in (the harness's own setenv of
+  # EIP93_TEST_ENGINE=fake turned into cryptodev by the shim; its fake fault plans are then
+  # inert, the shim's plan applies), in both compositions: no divergence, the engine reached.
+  # The libFuzzer target itself is an ASan build: not under an LD_PRELOAD library (above).
+  if(TARGET eip93-fuzz-replay)
+    set(FZ_IN ${PROJECT_SOURCE_DIR}/test/fuzz/corpus ${PROJECT_SOURCE_DIR}/test/fuzz/regress
+      ${PROJECT_SOURCE_DIR}/test/fuzz/integrity)
+    foreach(t "cdev_fuzz_replay:-:ctr" "cdev_fuzz_replay_kgcm:-:kgcm"
+              "cdev_fuzz_replay_flip:crypt:flip:3:every:ctr"
+              "cdev_fuzz_replay_kgcm_eio:authcrypt:EIO:5:every:kgcm")
+      string(REPLACE ":" ";" t "${t}")
+      list(POP_FRONT t name)
+      list(POP_BACK t comp)
+      string(REPLACE ";" ":" plan "${t}")
+      add_test(NAME ${name} COMMAND eip93-fuzz-replay ${FZ_IN})
+      set(env "LD_PRELOAD=$<TARGET_FILE:eip93-cdev-shim>" "EIP93_TEST_CDEV_ENGINE=cryptodev")
+      set(fail "divergences [1-9]|DIVERGENCE")
+      if(comp STREQUAL "kgcm")
+        list(APPEND env "EIP93_FUZZ_COMPOSITION=kgcm")
+      endif()
+      if(plan STREQUAL "-")
+        string(APPEND fail "|reaching the engine 0 ")
+      else()
+        list(APPEND env "EIP93_TEST_CDEV_FAULT=${plan}")
+      endif()
+      set_tests_properties(${name} PROPERTIES LABELS "host;cryptodev;fuzz" ENVIRONMENT "${env}"
+        FAIL_REGULAR_EXPRESSION "${fail}")
+    endforeach()
+  endif()
 endif()
