@@ -25,6 +25,7 @@ export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
 CTR='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 fail=0
+mark=$(date +%s)
 ops() { cat /sys/module/eip93_sim/parameters/ops; }
 pass() { echo "ok - $*"; }
 flunk() { echo "not ok - $*"; fail=1; }
@@ -95,6 +96,14 @@ kernel-algorithm = $G
 CNF
 run "kernel AES-GCM composition" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" --config /tmp/kgcm.cnf
 
+# took SECTION: the seconds since the previous section ended (CI time, reported).
+took() {
+  now=$(date +%s)
+  echo "# time: $1: $((now - mark)) s"
+  mark=$now
+}
+took "differential sections (since the start of the script)"
+
 # ---- an application's processes on /dev/crypto (eip93-cdev-proc) ----
 cat >/tmp/cdev.cnf <<'CNF'
 openssl_conf = conf
@@ -123,6 +132,7 @@ proc() {
 proc "fork" fork
 proc "descriptors after ${CDEV_KEYS:=40} keys" fds "$CDEV_KEYS"
 proc "threads sharing a key" threads 8 "${CDEV_THREAD_MSGS:-25}"
+took "fork, descriptors, threads"
 
 # ---- processes under seccomp (test/sandbox's program) ----
 cat >/tmp/prefer.cnf <<'CNF'
@@ -144,6 +154,7 @@ OPENSSL_CONF=/tmp/prefer.cnf /usr/bin/eip93-seccomp-check --ops /sys/module/eip9
   >/tmp/sc.out 2>&1 && pass "seccomp children: software, never killed; the control on /dev/crypto" ||
   { flunk "eip93-seccomp-check over /dev/crypto"; }
 grep -E '^(ok|not ok)' /tmp/sc.out
+took "seccomp children"
 
 # ---- OpenSSH: sshd preferring eip93, its pre-auth child under seccomp ----
 # The commands test/ssh/ssh.sh runs, on the /dev/crypto backend: LOGINS logins
@@ -206,6 +217,7 @@ CFG
 else
   flunk "no /usr/sbin/sshd in the guest"
 fi
+took "sshd logins and transfer"
 
 # ---- an unreadable, then a missing /dev/crypto: software, the reason named ----
 # gate LABEL TEXT [--uid N]: the gate closed naming TEXT, messages right, and
@@ -231,4 +243,5 @@ if rmmod cryptodev; then
 else
   flunk "cryptodev.ko could not be removed"
 fi
+took "unreadable and missing /dev/crypto"
 exit $fail
