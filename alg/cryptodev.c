@@ -20,8 +20,8 @@
  *
  * Processes (docs/contract.md "Processes and secrets"): one /dev/crypto
  * descriptor per process, opened lazily (at the first key open, or for the
- * gate's probe, which closes it again when no key holds a session; never at
- * provider load), O_CLOEXEC, and never under a seccomp filter (the
+ * gate's probe; never at provider load) and closed again whenever no key
+ * holds a session (after a probe, and at the last key's close), O_CLOEXEC, and never under a seccomp filter (the
  * probe and the open ask eip93_sandboxed(); alg/key.c asks it too before
  * any key opens).  Sessions belong to the open file, which a forked child
  * shares with its parent: the child must neither use nor free them.  A
@@ -209,6 +209,26 @@ size_t eip93_cryptodev_last_driver(char *buf, size_t n)
 	return len;
 }
 
+/*
+ * With no session held, the descriptor closes again: a probe leaves nothing
+ * open, and neither does the last key's close (so nothing stays open once
+ * the keys are freed, nor after the provider is unloaded).  A key open
+ * reserves its session before it asks for the descriptor, so none can be on
+ * its way to this one.
+ */
+static void close_if_idle(void)
+{
+	int fd;
+
+	pthread_mutex_lock(&cd_lock);
+	fd = atomic_load(&cd_fd);
+	if (fd >= 0 && atomic_load(&cd_sessions) == 0) {
+		atomic_store(&cd_fd, -1);
+		close(fd);
+	}
+	pthread_mutex_unlock(&cd_lock);
+}
+
 /* Does @kalg bind: a session of its type whose driver is @kalg?  0, -ENODEV or -errno. */
 static int cd_probe(const char *kalg)
 {
@@ -227,17 +247,8 @@ static int cd_probe(const char *kalg)
 		free_session(fd, ses);
 	pthread_mutex_lock(&cd_lock);
 	memcpy(cd_driver, driver, sizeof(cd_driver));
-	/*
-	 * The probe leaves nothing open: with no session held, the descriptor
-	 * closes again (a key open reserves its session before it asks for the
-	 * descriptor, so none can be on its way to this one).
-	 */
-	fd = atomic_load(&cd_fd);
-	if (fd >= 0 && atomic_load(&cd_sessions) == 0) {
-		atomic_store(&cd_fd, -1);
-		close(fd);
-	}
 	pthread_mutex_unlock(&cd_lock);
+	close_if_idle();
 	return r;
 }
 
@@ -257,7 +268,8 @@ static void cd_close(struct eip93_engine_key *k)
 	/* A session of an older generation is the parent's: neither freed nor counted here. */
 	if (p->gen == atomic_load(&cd_gen)) {
 		free_session(p->fd, p->ses);
-		atomic_fetch_sub(&cd_sessions, 1);
+		if (atomic_fetch_sub(&cd_sessions, 1) == 1)
+			close_if_idle();
 	}
 	free(p);
 	k->priv = NULL;
@@ -307,7 +319,8 @@ static int cd_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 
 err:
 	free(p);
-	atomic_fetch_sub(&cd_sessions, 1);
+	if (atomic_fetch_sub(&cd_sessions, 1) == 1)
+		close_if_idle();
 	return r;
 }
 

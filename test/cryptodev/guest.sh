@@ -11,6 +11,13 @@
 # the kernel's AES-GCM, and eip93-diff must find 0 divergences from the
 # default provider (--no-kernel: its libkcapi reference needs the AF_ALG
 # modules this test removes) with the simulated driver's op counter moving.
+# Then, in the same boot, on /dev/crypto alone: an application's processes
+# (eip93-cdev-proc: fork, descriptors after many keys and after unload,
+# threads sharing a key), children under seccomp (eip93-seccomp-check),
+# OpenSSH's sshd preferring eip93 (CDEV_LOGINS logins, its pre-auth child
+# under seccomp, one transfer), and last an unreadable (chmod 000, uid
+# 65534) and a missing (module removed) /dev/crypto: software, the reason
+# named, nothing on stderr.
 set -u
 M=/opt/eip93
 export OPENSSL_MODULES=$M/hooks
@@ -18,6 +25,7 @@ export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
 CTR='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 fail=0
+mark=$(date +%s)
 ops() { cat /sys/module/eip93_sim/parameters/ops; }
 pass() { echo "ok - $*"; }
 flunk() { echo "not ok - $*"; fail=1; }
@@ -87,4 +95,153 @@ activate = 1
 kernel-algorithm = $G
 CNF
 run "kernel AES-GCM composition" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" --config /tmp/kgcm.cnf
+
+# took SECTION: the seconds since the previous section ended (CI time, reported).
+took() {
+  now=$(date +%s)
+  echo "# time: $1: $((now - mark)) s"
+  mark=$now
+}
+took "differential sections (since the start of the script)"
+
+# ---- an application's processes on /dev/crypto (eip93-cdev-proc) ----
+cat >/tmp/cdev.cnf <<'CNF'
+openssl_conf = conf
+[conf]
+providers = provs
+[provs]
+eip93 = eip93_sect
+default = default_sect
+[default_sect]
+activate = 1
+[eip93_sect]
+activate = 1
+CNF
+# proc LABEL ARGS...: eip93-cdev-proc with the driver's counter around it.
+proc() {
+  label=$1
+  shift
+  before=$(ops)
+  OPENSSL_CONF=/tmp/cdev.cnf /usr/bin/eip93-cdev-proc "$@" >/tmp/proc.out 2>/tmp/proc.err ||
+    flunk "$label: eip93-cdev-proc $*"
+  cat /tmp/proc.out
+  d=$(( $(ops) - before ))
+  [ "$d" -gt 0 ] && pass "$label: the simulated engine computed (ops +$d)" ||
+    flunk "$label: the simulated engine's counter did not move"
+}
+proc "fork" fork
+proc "descriptors after ${CDEV_KEYS:=40} keys" fds "$CDEV_KEYS"
+proc "threads sharing a key" threads 8 "${CDEV_THREAD_MSGS:-25}"
+took "fork, descriptors, threads"
+
+# ---- processes under seccomp (test/sandbox's program) ----
+cat >/tmp/prefer.cnf <<'CNF'
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+alg_section = evp_properties
+[evp_properties]
+default_properties = ?provider=eip93
+[provider_sect]
+default = default_sect
+eip93 = eip93_sect
+[default_sect]
+activate = 1
+[eip93_sect]
+activate = 1
+CNF
+OPENSSL_CONF=/tmp/prefer.cnf /usr/bin/eip93-seccomp-check --ops /sys/module/eip93_sim/parameters/ops \
+  >/tmp/sc.out 2>&1 && pass "seccomp children: software, never killed; the control on /dev/crypto" ||
+  { flunk "eip93-seccomp-check over /dev/crypto"; }
+grep -E '^(ok|not ok)' /tmp/sc.out
+took "seccomp children"
+
+# ---- OpenSSH: sshd preferring eip93, its pre-auth child under seccomp ----
+# The commands test/ssh/ssh.sh runs, on the /dev/crypto backend: LOGINS logins
+# (min-size = 16: the pre-auth child's packets are eligible, so that opening
+# /dev/crypto there would be its death) and one transfer checked by SHA-256.
+if [ -x /usr/sbin/sshd ]; then
+  printf 'openssl_conf = c\n[c]\nproviders = p\n[p]\ndefault = d\n[d]\nactivate = 1\n' >/tmp/plain.cnf
+  cp /tmp/prefer.cnf /etc/eip93-small.cnf
+  printf 'max-size = 36864\nmin-size = 16\n' >>/etc/eip93-small.cnf
+  grep -q '^sshd:' /etc/passwd || echo 'sshd:x:100:65534:sshd:/run/sshd:/bin/false' >>/etc/passwd
+  mkdir -p /run/sshd /etc/ssh /root/.ssh /var/empty
+  chmod 0755 /run/sshd
+  chmod 0700 /root/.ssh
+  ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key
+  ssh-keygen -q -t ed25519 -N '' -f /root/.ssh/id_ed25519
+  cp /root/.ssh/id_ed25519.pub /root/.ssh/authorized_keys
+  cat >/etc/ssh/sshd_config <<'CFG'
+Port 2222
+ListenAddress 127.0.0.1
+HostKey /etc/ssh/ssh_host_ed25519_key
+PermitRootLogin yes
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+Ciphers aes128-gcm@openssh.com,aes256-gcm@openssh.com
+PidFile /run/sshd.pid
+CFG
+  OPENSSL_CONF=/etc/eip93-small.cnf /usr/sbin/sshd -f /etc/ssh/sshd_config -E /tmp/sshd.log
+  i=0
+  while [ ! -f /run/sshd.pid ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+  cssh() {
+    OPENSSL_CONF=/tmp/plain.cnf /usr/bin/ssh -F /dev/null -p 2222 -c aes256-gcm@openssh.com \
+      -i /root/.ssh/id_ed25519 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+      -o LogLevel=ERROR -o BatchMode=yes root@127.0.0.1 "$1"
+  }
+  before=$(ops)
+  n=0 i=0
+  while [ $i -lt "${CDEV_LOGINS:=50}" ]; do
+    i=$((i + 1))
+    out=$(cssh 'echo login-ok') && [ "$out" = login-ok ] && n=$((n + 1))
+  done
+  head -c 1048576 /dev/urandom >/tmp/up
+  cssh 'cat >/tmp/recv' </tmp/up
+  [ "$(sha256sum </tmp/recv)" = "$(sha256sum </tmp/up)" ] && pass "sshd: 1 MiB upload, SHA-256 right" ||
+    flunk "sshd: the upload's SHA-256 differs"
+  d=$(( $(ops) - before ))
+  [ "$n" -eq "$CDEV_LOGINS" ] && pass "sshd: $n of $CDEV_LOGINS logins" ||
+    { flunk "sshd: only $n of $CDEV_LOGINS logins"; tail -n 20 /tmp/sshd.log; }
+  [ "$d" -gt 0 ] && pass "sshd: the post-auth side used the engine through /dev/crypto (ops +$d)" ||
+    flunk "sshd: the engine never took a packet (ops +$d)"
+  if grep -qiE 'seccomp|violation|signal 31|killed' /tmp/sshd.log; then
+    flunk "sshd: a child was killed"
+    grep -iE 'seccomp|violation|signal 31|killed' /tmp/sshd.log | head -n 5
+  else
+    pass "sshd: no child killed"
+  fi
+  kill "$(cat /run/sshd.pid)" 2>/dev/null
+else
+  flunk "no /usr/sbin/sshd in the guest"
+fi
+took "sshd logins and transfer"
+
+# ---- an unreadable, then a missing /dev/crypto: software, the reason named ----
+# gate LABEL TEXT [--uid N]: the gate closed naming TEXT, messages right, and
+# nothing on stderr (a closed gate prints no activation notice).
+gate() {
+  label=$1 text=$2
+  shift 2
+  OPENSSL_CONF=/tmp/cdev.cnf /usr/bin/eip93-cdev-proc "$@" gate "$text" >/tmp/proc.out 2>/tmp/proc.err ||
+    flunk "$label: eip93-cdev-proc"
+  cat /tmp/proc.out
+  if [ -s /tmp/proc.err ]; then
+    flunk "$label: something on stderr"
+    cat /tmp/proc.err
+  else
+    pass "$label: nothing on stderr"
+  fi
+}
+chmod 000 /dev/crypto
+gate "unreadable /dev/crypto (uid 65534)" EACCES --uid 65534
+chmod 666 /dev/crypto
+if rmmod cryptodev; then
+  gate "no /dev/crypto (module not loaded)" ENOENT
+else
+  flunk "cryptodev.ko could not be removed"
+fi
+took "unreadable and missing /dev/crypto"
 exit $fail
