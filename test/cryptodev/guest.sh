@@ -40,21 +40,38 @@ d=$(( $(ops) - before ))
 [ "$d" -gt 0 ] && pass "the rig's /dev/crypto requests reached the simulated driver (ops +$d)" ||
   flunk "the rig's /dev/crypto requests did not reach the simulated driver"
 
+# cnf FILE 'KEY = VALUE'...: a configuration loading eip93 (and the default
+# provider) with these keys in its section.
+cnf() {
+  f=$1
+  shift
+  printf '%s\n' "openssl_conf = conf" "[conf]" "providers = provs" "[provs]" \
+    "eip93 = eip93_sect" "default = default_sect" "[default_sect]" "activate = 1" \
+    "[eip93_sect]" "activate = 1" "$@" >"$f"
+}
+
 # AF_ALG out of the way: the AF_ALG backend must now fail to bind, so the
-# cryptodev run below cannot be served by AF_ALG.
+# cryptodev runs below cannot be served by AF_ALG; by default (engine-backend
+# = auto) the gate then opens through /dev/crypto.
 afalg_gone=1
 for m in algif_aead algif_skcipher; do
   rmmod "$m" 2>/dev/null || afalg_gone=0
 done
 if [ "$afalg_gone" = 1 ]; then
-  /usr/bin/eip93-diff --cases 1 >/tmp/gate-afalg.out 2>&1
+  cnf /tmp/afalg.cnf "engine-backend = afalg"
+  /usr/bin/eip93-diff --cases 1 --no-kernel --config /tmp/afalg.cnf >/tmp/gate-afalg.out 2>&1
   grep '^eip93 gate:' /tmp/gate-afalg.out
   if grep -q '^eip93 gate: disabled' /tmp/gate-afalg.out; then
-    pass "with algif_aead and algif_skcipher removed the AF_ALG backend's gate stays closed"
+    pass "with algif_aead and algif_skcipher removed, engine-backend = afalg keeps the gate closed"
   else
-    flunk "the AF_ALG backend's gate did not stay closed with the socket modules removed"
+    flunk "engine-backend = afalg: the gate did not stay closed with the socket modules removed"
     cat /tmp/gate-afalg.out
   fi
+  /usr/bin/eip93-diff --cases 1 --no-kernel >/tmp/gate-auto.out 2>&1
+  grep '^eip93 gate:' /tmp/gate-auto.out
+  grep -qxF "eip93 gate: enabled: $CTR via /dev/crypto" /tmp/gate-auto.out &&
+    pass "engine-backend = auto (the default): the gate opens on $CTR through /dev/crypto" ||
+    flunk "engine-backend = auto: the gate did not open through /dev/crypto"
 else
   echo "# note: the AF_ALG socket modules could not be removed; the backend is still forced"
 fi
@@ -73,7 +90,8 @@ run() {
   cat /tmp/diff.out
   d=$(( $(ops) - before ))
   echo "differential over /dev/crypto ($label): $(( $(date +%s) - start ))s, simulated engine ops +$d"
-  grep -qxF "eip93 gate: enabled: $kalg" /tmp/diff.out && pass "$label: the gate bound $kalg through /dev/crypto" ||
+  grep -qxF "eip93 gate: enabled: $kalg via /dev/crypto" /tmp/diff.out &&
+    pass "$label: the gate bound $kalg through /dev/crypto" ||
     flunk "$label: the gate did not bind $kalg"
   [ "$d" -gt 0 ] && pass "$label: the simulated engine computed (ops +$d)" ||
     flunk "$label: the simulated engine's counter did not move"
@@ -81,20 +99,12 @@ run() {
 
 run "CTR-only composition" "$CTR" "${EIP93_DIFF_CASES:-10000}"
 
-cat >/tmp/kgcm.cnf <<CNF
-openssl_conf = conf
-[conf]
-providers = provs
-[provs]
-eip93 = eip93_sect
-default = default_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-kernel-algorithm = $G
-CNF
-run "kernel AES-GCM composition" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" --config /tmp/kgcm.cnf
+# The kernel AES-GCM composition chosen by the configuration file alone
+# (engine-backend = cryptodev, no test override).
+cnf /tmp/kgcm.cnf "kernel-algorithm = $G" "engine-backend = cryptodev"
+unset EIP93_TEST_ENGINE
+run "kernel AES-GCM composition, engine-backend = cryptodev" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" --config /tmp/kgcm.cnf
+export EIP93_TEST_ENGINE=cryptodev
 
 # took SECTION: the seconds since the previous section ended (CI time, reported).
 took() {
