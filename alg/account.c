@@ -50,10 +50,14 @@ enum eip93_sw_reason eip93_account_error(struct gcm_ctx *ctx, int err, const cha
 	eip93_stat_add(&env->stats->engine_errors, 1);
 	n = atomic_fetch_add(&env->consecutive_errors, 1) + 1;
 	if (n >= EIP93_ENGINE_MAX_ERRORS)
-		engine_disable(env,
-			       "engine: %u consecutive AF_ALG errors (last: %s: %s); "
-			       "software only for this process",
-			       n, where, strerror(-err));
+		engine_disable(
+			env,
+			strcmp(env->engine->name, "cryptodev") == 0
+				? "engine: %u consecutive /dev/crypto errors (last: %s: %s); "
+				  "software only for this process"
+				: "engine: %u consecutive AF_ALG errors (last: %s: %s); "
+				  "software only for this process",
+			n, where, strerror(-err));
 	return EIP93_SW_ERROR;
 }
 

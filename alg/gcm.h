@@ -36,7 +36,7 @@ struct eip93_alg_env {
 	int verify;		     /* check every engine result (test builds may turn it off) */
 	unsigned int tag_check;	     /* kernel AES-GCM: 1 in N tags recomputed (0: none) */
 	atomic_int engine_available; /* gate open and engine not disabled */
-	atomic_uint consecutive_errors;		    /* AF_ALG errors since the last success */
+	atomic_uint consecutive_errors;		    /* engine errors since the last success */
 	atomic_uint faults;			    /* wrong engine results so far (never reset) */
 	_Atomic(EVP_CIPHER *) ecb[EIP93_NKEYSIZES]; /* AES-ECB for the integrity check */
 	atomic_int disable_claimed;		    /* the one thread that writes the reason */
@@ -48,7 +48,7 @@ struct eip93_alg_env {
 	struct eip93_adapt *adapt; /* adaptive routing's estimates; NULL: fixed routing */
 };
 
-/* Consecutive AF_ALG errors after which the engine is off for the process. */
+/* Consecutive engine errors after which the engine is off for the process. */
 #define EIP93_ENGINE_MAX_ERRORS 8
 /*
  * Wrong engine results (a failed known-answer check, a failed integrity check,
