@@ -21,7 +21,7 @@ for d in "${debs[@]}"; do
     dpkg-deb -x "$d" "$work/pkgroot"
 done
 doc=/usr/share/doc/openssl-provider-eip93/examples/openssl.cnf.example
-exec "$here/run.sh" --cache "$cache" --work "$work/guest" --compatible airoha,an7581 \
+exec "$top/test/rig/run.sh" --arch arm64 --cache "$cache" --work "$work/guest" --compatible airoha,an7581 \
     --module "$kmod/eip93_sim.ko" --module "$kmod/eip93_nohwcap.ko" \
     --add "$cache/user/openssl:/usr/bin/openssl" \
     --add-dir "$work/pkgroot/usr:/usr" \

@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 # The arm64 suite (label "arm64"): the release eip93.so cross-built for
-# aarch64 and run on the real gate in a qemu-system-aarch64 guest (Debian's
-# arm64 kernel, device trees edited to AN7581/EN7581/AN7583, the simulated
-# EIP93 driver and eip93_nohwcap cross-built for that kernel); the doctor;
-# the Debian and OpenWrt packages.  See test/arm64/README.md.
+# aarch64 and run on the real gate in a qemu-system-aarch64 guest (the rig's
+# run.sh --arch arm64: Debian's arm64 kernel, device trees edited to
+# AN7581/EN7581/AN7583, the simulated EIP93 driver and eip93_nohwcap
+# cross-built for that kernel), and the arm64 Debian packages.  The host
+# checks of the packages and the doctor are in test/host/packaging.cmake.
+# See test/arm64/README.md.
 
 set(ARM64_SRC ${CMAKE_CURRENT_SOURCE_DIR}/arm64)
+set(RIG_DIR ${CMAKE_CURRENT_SOURCE_DIR}/rig)
 include(${PROJECT_SOURCE_DIR}/tools/doctor.cmake)
 
 # The programs the guest runs; in the host build they are built too (and so
 # linted and compiled with -Werror), in the cross build they are what
 # test/arm64/cross-build.sh builds.
-add_executable(eip93-offload-check ${ARM64_SRC}/offload_check.c)
-eip93_target_flags(eip93-offload-check)
-target_link_libraries(eip93-offload-check PRIVATE PkgConfig::LIBCRYPTO)
+include(${ARM64_SRC}/program.cmake)
 # The sandbox program (test/sandbox/), shared with the x86_64 guest.
 include(${CMAKE_CURRENT_SOURCE_DIR}/sandbox/program.cmake)
 
@@ -26,10 +27,13 @@ set(EIP93_ARM64_CACHE "${EIP93_GUEST_CACHE}-arm64" CACHE PATH
 set(ARM64_BIN ${CMAKE_CURRENT_BINARY_DIR}/arm64)
 set(ARM64_CROSS ${ARM64_BIN}/cross)
 
-add_test(NAME arm64_prepare COMMAND ${ARM64_SRC}/prepare.sh ${EIP93_ARM64_CACHE})
+add_test(NAME arm64_prepare COMMAND ${RIG_DIR}/prepare.sh --kernel arm64 ${EIP93_ARM64_CACHE})
 set_tests_properties(arm64_prepare PROPERTIES FIXTURES_SETUP arm64_kernel
   LABELS "guest;arm64" TIMEOUT 900 RESOURCE_LOCK eip93_arm64_cache)
-add_test(NAME arm64_build_modules COMMAND ${ARM64_SRC}/kmod/build.sh ${EIP93_ARM64_CACHE} ${ARM64_BIN}/kmod)
+# The simulated driver (test/kmod) and eip93_nohwcap (test/arm64/kmod, whose
+# Kbuild builds both).
+add_test(NAME arm64_build_modules COMMAND ${RIG_DIR}/kmod.sh --kernel arm64 ${EIP93_ARM64_CACHE}
+  ${ARM64_BIN}/kmod ${CMAKE_CURRENT_SOURCE_DIR}/kmod ${ARM64_SRC}/kmod)
 set_tests_properties(arm64_build_modules PROPERTIES FIXTURES_SETUP arm64_kmod
   FIXTURES_REQUIRED arm64_kernel LABELS "guest;arm64" TIMEOUT 600)
 add_test(NAME arm64_cross_build COMMAND ${ARM64_SRC}/cross-build.sh ${PROJECT_SOURCE_DIR} ${ARM64_CROSS})
@@ -61,7 +65,7 @@ set(ARM64_COMMON
 # eip93_arm64_test(<name> <compatible> <script> [run.sh arguments...])
 function(eip93_arm64_test name compatible script)
   add_test(NAME arm64_${name}
-    COMMAND ${ARM64_SRC}/run.sh ${ARM64_COMMON} --work ${ARM64_BIN}/work/${name}
+    COMMAND ${RIG_DIR}/run.sh --arch arm64 ${ARM64_COMMON} --work ${ARM64_BIN}/work/${name}
             --compatible ${compatible} --script ${script} ${ARGN})
   set_tests_properties(arm64_${name} PROPERTIES LABELS "guest;arm64"
     FIXTURES_REQUIRED "arm64_kernel;arm64_kmod;arm64_cross" TIMEOUT 400)
@@ -73,7 +77,7 @@ eip93_arm64_test(gate_an7581 airoha,an7581 ${ARM64_SRC}/gate.sh --timeout 360)
 eip93_arm64_test(gate_en7581 airoha,en7581 ${ARM64_SRC}/dt-case.sh --env EXPECT=enabled)
 eip93_arm64_test(gate_an7583 airoha,an7583 ${ARM64_SRC}/dt-case.sh --env EXPECT=an7583)
 eip93_arm64_test(gate_virt virt ${ARM64_SRC}/dt-case.sh --env EXPECT=other)
-# Sandboxes (issue 13) on the release build and the real gate: children under
+# Sandboxes on the release build and the real gate: children under
 # an OpenSSH-style seccomp filter stay in software (reason "seccomp"), the
 # unfiltered control reaches the driver, the filter kills a direct
 # socket(AF_ALG).
@@ -87,26 +91,10 @@ add_test(NAME arm64_deb COMMAND ${ARM64_SRC}/deb-guest.sh ${ARM64_CROSS} ${EIP93
 set_tests_properties(arm64_deb PROPERTIES LABELS "guest;arm64;packaging"
   FIXTURES_REQUIRED "arm64_kernel;arm64_kmod;arm64_cross" TIMEOUT 400)
 
-# Packages, checked on the build machine (packaging/*/check.sh).
-if(NOT EIP93_TEST_HOOKS)
-  add_test(NAME packaging_debian COMMAND ${PROJECT_SOURCE_DIR}/packaging/debian/check.sh
-    ${PROJECT_BINARY_DIR} ${OPENSSL_CLI} native)
-  set_tests_properties(packaging_debian PROPERTIES LABELS "packaging" TIMEOUT 300)
-endif()
+# The cross-built Debian packages, checked on the build machine (the arm64
+# cross build is its input; the native packages are host tests:
+# test/host/packaging.cmake).
 add_test(NAME packaging_debian_arm64 COMMAND ${PROJECT_SOURCE_DIR}/packaging/debian/check.sh
   ${ARM64_CROSS} ${OPENSSL_CLI} foreign)
 set_tests_properties(packaging_debian_arm64 PROPERTIES LABELS "packaging;arm64"
   FIXTURES_REQUIRED arm64_cross TIMEOUT 300)
-# The OpenWrt package against models of OpenWrt's openssl.init and
-# openssl-module.mk; the known answers and the engine path need the
-# test-hooks module, eip93-stanza and eip93-offload-check.
-add_test(NAME packaging_openwrt COMMAND ${PROJECT_SOURCE_DIR}/packaging/openwrt/test/check.sh
-  $<TARGET_FILE:eip93> $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_VERSION}
-  $<TARGET_FILE:eip93_hooks> $<TARGET_FILE:eip93-stanza> $<TARGET_FILE:eip93-offload-check>)
-set_tests_properties(packaging_openwrt PROPERTIES LABELS "packaging" TIMEOUT 300)
-
-# The doctor on the build machine: every section, the verdict, exit status 1.
-add_test(NAME doctor_host COMMAND ${CMAKE_COMMAND} -E env
-  OPENSSL_MODULES=${PROJECT_BINARY_DIR} OPENSSL_CONF=${PROJECT_SOURCE_DIR}/openssl.cnf.example
-  ${ARM64_SRC}/doctor-host.sh $<TARGET_FILE:eip93-doctor>)
-set_tests_properties(doctor_host PROPERTIES LABELS "host;doctor" TIMEOUT 60)

@@ -25,9 +25,7 @@ add_executable(eip93-vecgen ${HARNESS_DIR}/vecgen.c)
 eip93_target_flags(eip93-vecgen)
 target_link_libraries(eip93-vecgen PRIVATE PkgConfig::HARNESS_KCAPI)
 
-add_executable(eip93-stanza ${HARNESS_DIR}/stanza.c)
-eip93_target_flags(eip93-stanza)
-target_link_libraries(eip93-stanza PRIVATE PkgConfig::LIBCRYPTO)
+include(${HARNESS_DIR}/program.cmake)   # eip93-stanza
 
 add_executable(eip93-cavp ${HARNESS_DIR}/cavp.c)
 eip93_target_flags(eip93-cavp)

@@ -3,13 +3,13 @@
 #
 # run.sh TAG RESTRICT EXPECT -- RUNARGS...
 #
-# One row of the kernel matrix: prepare the kernel TAG (prepare.sh, cached;
-# TAG 6.1 is the suite's own kernel from test/guest/prepare.sh),
-# build the simulated driver for it (build-kmod.sh, in its chroot), boot it
-# with test/guest/run.sh and matrix.sh.  RUNARGS: the common run.sh
-# arguments (the provider builds, openssl, the test programs) without
-# --cache/--module; this script adds them.  The EIP93-KERNEL-ROW line goes
-# to WORK/row for update-doc.sh.  Env: EIP93_GUEST_CACHE (default
+# One row of the kernel matrix: prepare the kernel TAG (a name of
+# test/rig/kernels: 6.1 is the suite's own kernel, the others the matrix's),
+# build the simulated driver for it and boot it with the rig
+# (test/rig/prepare.sh, kmod.sh, run.sh) and matrix.sh.  RUNARGS: the
+# common run.sh arguments (the provider builds, openssl, the test programs)
+# without --cache/--module; this script adds them.  The EIP93-KERNEL-ROW
+# line goes to WORK/row for update-doc.sh.  Env: EIP93_GUEST_CACHE (default
 # ~/.cache/eip93/guest), EIP93_KERNEL_WORK (scratch, required),
 # EIP93_KERNEL_CASES (default 600), EIP93_KERNEL_ALSO (a second composition for
 # an offload row, by kernel-algorithm; default "-": none).
@@ -23,19 +23,18 @@ cache=${EIP93_GUEST_CACHE:-$HOME/.cache/eip93/guest}
 work=${EIP93_KERNEL_WORK:?set EIP93_KERNEL_WORK}/$tag-r$restrict
 mkdir -p "$work"
 kmod=${EIP93_KERNEL_WORK}/kmod-$tag
-if [[ "$tag" == 6.1 ]]; then
-    # The suite's own kernel (test/guest/prepare.sh, host headers).
-    "$src/test/guest/prepare.sh" "$cache"
-    kcache=$cache
-    "$src/test/kmod/build.sh" "$src/test/kmod" "$kmod" "$("$src/test/guest/kernel-abi.sh")"
-else
-    "$here/prepare.sh" "$cache" "$tag" | grep -v '^Get:' || true
-    kcache=$cache/kernels/$tag
-    [[ -f "$kcache/abi" ]] || { echo "kernels/run: $tag not prepared" >&2; exit 1; }
-    "$here/build-kmod.sh" "$cache" "$tag" "$src/test/kmod" "$kmod"
-fi
-# EIP93_KERNEL_KTLS=1: kernel TLS in the same boot (ktls.sh, issue 22): the
-# kernel's own tls.ko (decompressed: the guest loads it with insmod).
+rig=$src/test/rig
+die() { echo "kernels/run: $*" >&2; exit 1; }
+# shellcheck source=test/rig/lib.sh
+. "$rig/lib.sh"
+rig_kernel "$tag"
+"$rig/prepare.sh" --kernel "$tag" "$cache" | grep -v '^Get:' || true
+kcache=$cache/$k_cache
+[[ "$k_cache" == . ]] && kcache=$cache
+[[ -f "$kcache/abi" ]] || die "$tag not prepared"
+"$rig/kmod.sh" --kernel "$tag" "$cache" "$kmod" "$src/test/kmod"
+# EIP93_KERNEL_KTLS=1: kernel TLS in the same boot (ktls.sh): the kernel's
+# own tls.ko (decompressed: the guest loads it with insmod).
 ktls=()
 if [[ "${EIP93_KERNEL_KTLS:-0}" == 1 ]]; then
     tlsko=$(find -L "$kcache/$(cat "$kcache/abi")/root" -path '*/kernel/net/tls/tls.ko*' -print -quit)
@@ -49,7 +48,7 @@ if [[ "${EIP93_KERNEL_KTLS:-0}" == 1 ]]; then
     ktls=(--module "$work/tls.ko" --add "$here/ktls.sh:/opt/eip93/ktls.sh" --env KTLS=1)
 fi
 rc=0
-"$src/test/guest/run.sh" --cache "$kcache" --work "$work/guest" \
+"$rig/run.sh" --arch "$k_arch" --cache "$kcache" --work "$work/guest" \
     --module "$kmod/eip93_sim.ko" --script "$here/matrix.sh" --timeout 400 --mem 768 \
     --env "EXPECT=$expect" --env "RESTRICT=$restrict" \
     --env "CASES=${EIP93_KERNEL_CASES:-600}" --env "ALSO=${EIP93_KERNEL_ALSO:--}" "${ktls[@]}" "$@" \

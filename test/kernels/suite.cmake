@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# Kernel matrix (issue 13): Debian 6.12 (trixie), 7.2 (sid) and 7.3
+# Kernel matrix: the gate's verdict and the engine path on Debian 6.12
+# (trixie), 7.2 (sid) and 7.3
 # (trixie-backports, af_alg_restrict 1 = default, 0 and 2) in the x86_64
 # guest, each with the simulated driver built for it in a throw-away chroot.
 # The 6.1 kernel keeps the full suite (guest.cmake); these rows run the
@@ -28,7 +29,7 @@ foreach(tag 6.12 7.2 7.3)
   # Download + unpack + chroot (cold: minutes; warm: seconds, offline after
   # the 12-hour index refresh).
   add_test(NAME kernels_prepare_${tag}
-    COMMAND ${KERNELS_DIR}/prepare.sh ${EIP93_KERNELS_CACHE} ${tag})
+    COMMAND ${PROJECT_SOURCE_DIR}/test/rig/prepare.sh --kernel ${tag} ${EIP93_KERNELS_CACHE})
   set_tests_properties(kernels_prepare_${tag} PROPERTIES LABELS "guest;kernels"
     FIXTURES_SETUP kernels_${tag} TIMEOUT 1500 RESOURCE_LOCK kernels_apt)
 endforeach()
@@ -56,7 +57,7 @@ kernels_row(7_3_r1 7.3 1 "refuse:af_alg_restrict = 1")
 kernels_row(7_3_r0 7.3 0 "refuse:AF_ALG refuses hardware drivers from Linux 7.2")
 kernels_row(7_3_r2 7.3 2 "refuse:af_alg_restrict = 2")
 
-# Kernel TLS beside the engine (issue 22, test/kernels/ktls.sh) in the 6.1
+# Kernel TLS beside the engine (test/kernels/ktls.sh) in the 6.1
 # and 7.3 boots above (no boot of its own): TLS 1.2 and 1.3 with Debian's
 # OpenSSL and Options = KTLS; the driver moves on 6.1, not on 7.3.
 set_tests_properties(guest_kernel_6_1 guest_kernel_7_3_r1 PROPERTIES

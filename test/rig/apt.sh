@@ -12,7 +12,7 @@
 set -euo pipefail
 
 die() {
-    echo "kernels/apt: error: $*" >&2
+    echo "rig/apt: error: $*" >&2
     exit 1
 }
 

@@ -1,23 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# run.sh: boot one arm64 QEMU guest (qemu-system-aarch64 -M virt, TCG,
-# cortex-a53) on the Debian arm64 kernel prepared by test/arm64/prepare.sh,
-# with a device tree whose root "compatible" is edited, and run one test
-# script in it.  Adapted from test/guest/run.sh (the x86_64 rig); same
-# options and guest layout, plus --compatible.
+# run.sh: boot one QEMU guest (TCG) on a Debian kernel prepared by
+# test/rig/prepare.sh and run one test script in it.  The architecture's
+# differences (emulator, machine, console, kernel image, where a foreign
+# guest's libraries and busybox come from, the device tree) are data in
+# test/rig/lib.sh.
 #
-#   run.sh --cache DIR --work DIR --script FILE [options]
+#   run.sh [--arch x86_64|arm64] --cache DIR --work DIR --script FILE [options]
 #
-#   --cache DIR          cache made by test/arm64/prepare.sh (required)
+#   --arch ARCH          guest architecture: x86_64 (default) or arm64
+#   --cache DIR          kernel cache made by prepare.sh (required)
 #   --work DIR           scratch dir for the initramfs and the serial log
 #                        (required; created; its rootfs/ is rebuilt each run)
 #   --script FILE        guest test script, run by busybox sh as /test.sh
 #                        (required); its exit status is run.sh's
 #   --add SRC:DEST       copy host file SRC to absolute path DEST in the guest;
-#                        an aarch64 ELF brings the shared libraries it needs
-#                        (DT_NEEDED, recursively, from the host's multiarch
-#                        /usr/lib/aarch64-linux-gnu) and the dynamic loader
+#                        an ELF of the guest's architecture brings its shared
+#                        libraries and the dynamic loader to the same paths
+#                        (x86_64: as ldd lists them; arm64: DT_NEEDED,
+#                        recursively, from the host's multiarch
+#                        /usr/lib/aarch64-linux-gnu)
 #   --add-dir SRC:DEST   copy a directory tree (its ELF files bring their libs)
 #   --module FILE.ko     copy a module to /lib/eip93/ in the guest; it is not
 #                        loaded: the script uses insmod
@@ -25,14 +28,17 @@
 #                        script also gets EIP93_GUEST_KVER, the kernel release)
 #   --timeout SECONDS    host-side bound on the whole boot (default 180)
 #   --mem MB             guest memory (default 512)
+#   --smp N              guest CPUs (default 1; MTTCG, slower to boot)
 #   --cmdline ARGS       extra kernel command line arguments (e.g. fips=1)
-#   --compatible LIST    the root node's "compatible" in the guest's device tree,
-#                        comma-separated strings (e.g. airoha,an7581); "virt"
-#                        (default) keeps QEMU's own ("linux,dummy-virt")
+#   --compatible LIST    arm64 only: the root node's "compatible" in the guest's
+#                        device tree, comma-separated strings (e.g.
+#                        airoha,an7581); "virt" (default) keeps QEMU's own
+#                        ("linux,dummy-virt")
 #   (--add, --add-dir, --module and --env may be repeated.)
 #
-# The guest has static busybox (arm64; its applet list is taken from the
-# host's busybox-static of the same Debian release) (without modprobe, and with
+# The guest has static busybox (x86_64: the host's busybox-static; arm64:
+# busybox-static:arm64 from the cache, its applet list taken from the host's
+# busybox of the same Debian release), without modprobe, and with
 # /proc/sys/kernel/modprobe emptied, so nothing is autoloaded: a test decides
 # what is loaded), the AF_ALG / GCM modules of the guest kernel loaded at
 # boot, proc/sys/devtmpfs, tmpfs on /tmp, /run and /dev/shm, loopback up, and
@@ -47,13 +53,13 @@
 # is missing (hang, panic, timeout, setup failure).
 set -euo pipefail
 
-me=eip93-arm64-guest
+me=eip93-guest
 die() {
     echo "$me: error: $*" >&2
     exit 1
 }
 
-cache='' work='' script='' timeout_s=180 mem=512 extra_cmdline='' compatible=virt
+arch=x86_64 cache='' work='' script='' timeout_s=180 mem=512 smp=1 extra_cmdline='' compatible=virt
 adds=() add_dirs=() modules=() envs=()
 
 need_arg() {
@@ -62,6 +68,7 @@ need_arg() {
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
+    --arch) need_arg "$@"; arch=$2; shift 2 ;;
     --cache) need_arg "$@"; cache=$2; shift 2 ;;
     --work) need_arg "$@"; work=$2; shift 2 ;;
     --script) need_arg "$@"; script=$2; shift 2 ;;
@@ -71,6 +78,7 @@ while [[ $# -gt 0 ]]; do
     --env) need_arg "$@"; envs+=("$2"); shift 2 ;;
     --timeout) need_arg "$@"; timeout_s=$2; shift 2 ;;
     --mem) need_arg "$@"; mem=$2; shift 2 ;;
+    --smp) need_arg "$@"; smp=$2; shift 2 ;;
     --cmdline) need_arg "$@"; extra_cmdline=$2; shift 2 ;;
     --compatible) need_arg "$@"; compatible=$2; shift 2 ;;
     -h | --help) sed -n '4,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -84,22 +92,44 @@ done
 [[ -f "$script" ]] || die "script $script not found"
 [[ "$timeout_s" =~ ^[0-9]+$ && "$timeout_s" -ge 10 ]] || die "--timeout must be an integer >= 10"
 [[ "$mem" =~ ^[0-9]+$ && "$mem" -ge 128 ]] || die "--mem must be an integer >= 128"
+[[ "$smp" =~ ^[1-8]$ ]] || die "--smp must be an integer from 1 to 8"
 [[ "$compatible" =~ ^[a-z0-9,._+-]+$ ]] || die "--compatible '$compatible': letters, digits and , . _ + - only"
 
-for tool in qemu-system-aarch64 dtc aarch64-linux-gnu-readelf cpio gzip modinfo timeout; do
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=test/rig/lib.sh
+. "$here/lib.sh"
+rig_arch "$arch"
+((dtb)) || [[ "$compatible" == virt ]] || die "--compatible is for a guest with a device tree (--arch arm64)"
+[[ "$arch" == x86_64 ]] && me=eip93-guest || me=eip93-$arch-guest
+prep="test/rig/prepare.sh --kernel $([[ "$arch" == x86_64 ]] && echo 6.1 || echo "$arch") $cache"
+
+tools=("$qemu" cpio gzip modinfo timeout)
+if ((foreign)); then tools+=("$readelf"); else tools+=(ldd); fi
+((dtb)) && tools+=(dtc)
+for tool in "${tools[@]}"; do
     command -v "$tool" >/dev/null || die "'$tool' not found"
 done
 host_busybox=/bin/busybox
-[[ -x "$host_busybox" ]] || die "$host_busybox not found (install busybox-static: its applet list is used)"
+[[ -x "$host_busybox" ]] || die "$host_busybox not found (install busybox-static)"
+if ((!foreign)) && LC_ALL=C ldd "$host_busybox" >/dev/null 2>&1; then
+    die "$host_busybox is dynamically linked (install busybox-static)"
+fi
 
-[[ -f "$cache/abi" ]] || die "$cache/abi not found: run test/arm64/prepare.sh $cache"
+[[ -f "$cache/abi" ]] || die "$cache/abi not found: run $prep"
 abi=$(cat "$cache/abi")
 kdir="$cache/$abi"
-[[ -f "$kdir/.complete" ]] || die "$kdir is incomplete: run test/arm64/prepare.sh $cache"
-[[ -f "$cache/user/.complete" ]] || die "$cache/user is incomplete: run test/arm64/prepare.sh $cache"
-busybox="$cache/user/busybox"
+[[ -f "$kdir/.complete" ]] || die "$kdir is incomplete: run $prep"
 kver=$(cat "$kdir/kver")
-image="$kdir/Image"
+kimage="$kdir/$image"
+[[ -s "$kimage" ]] || die "$kimage not found: run $prep"
+if ((foreign)); then
+    # The guest's own busybox; the host's (same release) lists the applets.
+    [[ -f "$cache/user/.complete" ]] || die "$cache/user is incomplete: run $prep"
+    busybox="$cache/user/busybox"
+    busybox_list=$host_busybox
+else
+    busybox=$host_busybox
+fi
 kroot="$kdir/root"
 moddir="$kroot/lib/modules/$kver"
 [[ -f "$moddir/modules.dep" ]] || die "$moddir/modules.dep not found"
@@ -109,8 +139,8 @@ work=$(cd "$work" && pwd)
 rootfs="$work/rootfs"
 initramfs="$work/initramfs.cpio.gz"
 log="$work/serial.log"
-dtb="$work/guest.dtb"
-rm -rf "$rootfs" "$initramfs" "$log" "$work/console.log" "$dtb" "$work/virt.dtb" "$work/guest.dts"
+dtbfile="$work/guest.dtb"
+rm -rf "$rootfs" "$initramfs" "$log" "$work/console.log" "$dtbfile" "$work/virt.dtb" "$work/guest.dts"
 mkdir -p "$rootfs"
 
 # ---- helpers ---------------------------------------------------------------
@@ -119,61 +149,86 @@ is_elf() {
     [[ -f "$1" && "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" == 7f454c46 ]]
 }
 
-is_aarch64_elf() {
-    is_elf "$1" && LC_ALL=C aarch64-linux-gnu-readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*AArch64'
+# A native guest: copy the shared libraries (and the dynamic loader) a host ELF needs into
+# the rootfs, at the paths ldd reports.
+add_libs_native() {
+    local file=$1 out line lib
+    is_elf "$file" || return 0
+    if ! out=$(LC_ALL=C ldd "$file" 2>&1); then
+        # Static binaries, foreign architectures, kernel modules, ...
+        return 0
+    fi
+    case "$out" in
+    *"not a dynamic executable"* | *"statically linked"*) return 0 ;;
+    esac
+    while IFS= read -r line; do
+        case "$line" in
+        *"=> not found"*) die "$file: shared library missing on the host: ${line%% *}" ;;
+        *"=> /"*) lib=${line#*=> }; lib=${lib%% (*} ;;
+        [[:space:]]/*) lib=${line#"${line%%[![:space:]]*}"}; lib=${lib%% (*} ;;
+        *) continue ;;
+        esac
+        [[ -e "$rootfs$lib" ]] && continue
+        mkdir -p "$rootfs$(dirname "$lib")"
+        cp -L "$lib" "$rootfs$lib" || die "cannot copy $lib (needed by $file)"
+    done <<<"$out"
 }
 
-# Where the arm64 shared libraries are found on the host (multiarch).
-lib_dirs=(/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu)
+is_guest_elf() {
+    is_elf "$1" && LC_ALL=C "$readelf" -h "$1" 2>/dev/null | grep -q "Machine:.*$elfmachine"
+}
 
-# Copy the shared libraries (DT_NEEDED, recursively) and the program
-# interpreter an aarch64 ELF needs into the rootfs, at the same paths as on
-# a Debian arm64 system.  Anything else (scripts, data, .ko) needs nothing.
-add_libs() {
+# A foreign guest: copy the shared libraries (DT_NEEDED, recursively, from
+# the host's multiarch $libdirs) and the program interpreter one of its ELF
+# files needs into the rootfs, at the same paths as on a Debian system of
+# that architecture.  Anything else (scripts, data, .ko) needs nothing.
+add_libs_foreign() {
     local file=$1 interp needed lib d found
-    is_aarch64_elf "$file" || return 0
-    interp=$(LC_ALL=C aarch64-linux-gnu-readelf -l "$file" |
+    is_guest_elf "$file" || return 0
+    interp=$(LC_ALL=C "$readelf" -l "$file" |
         sed -n 's/.*\[Requesting program interpreter: \(.*\)\]/\1/p')
     if [[ -n "$interp" && ! -e "$rootfs$interp" ]]; then
-        [[ -e "$interp" ]] || die "$file: interpreter $interp missing on the host (libc6:arm64)"
+        [[ -e "$interp" ]] || die "$file: interpreter $interp missing on the host (libc6:$debarch)"
         mkdir -p "$rootfs$(dirname "$interp")"
         cp -L "$interp" "$rootfs$interp"
     fi
     while IFS= read -r needed; do
         found=
-        for d in "${lib_dirs[@]}"; do
+        for d in "${libdirs[@]}"; do
             if [[ -e "$d/$needed" ]]; then
                 found="$d/$needed"
                 break
             fi
         done
-        [[ -n "$found" ]] || die "$file: shared library $needed not found in ${lib_dirs[*]}"
+        [[ -n "$found" ]] || die "$file: shared library $needed not found in ${libdirs[*]}"
         lib=$found
         [[ -e "$rootfs$lib" ]] && continue
         mkdir -p "$rootfs$(dirname "$lib")"
         cp -L "$lib" "$rootfs$lib" || die "cannot copy $lib (needed by $file)"
-        add_libs "$lib"
-    done < <(LC_ALL=C aarch64-linux-gnu-readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+        add_libs_foreign "$lib"
+    done < <(LC_ALL=C "$readelf" -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+}
+
+add_libs() {
+    if ((foreign)); then add_libs_foreign "$1"; else add_libs_native "$1"; fi
 }
 
 # The guest's files: busybox, /etc, kernel modules, the test's files and
-# environment (shared with the x86_64 runner).
-# shellcheck source=test/guest/rootfs.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../guest/rootfs.sh"
-busybox_list=$host_busybox
+# environment.
+# shellcheck source=test/rig/rootfs.sh
+. "$here/rootfs.sh"
 rootfs_populate
 
 # ---- device tree -----------------------------------------------------------
 
-# QEMU's own tree for exactly this machine (the CPU count and memory must
+# arm64: QEMU's own tree for exactly this machine (the CPU count and memory must
 # match the boot, or secondary CPU bring-up breaks), with the root node's
 # compatible replaced.
-qemu_machine=(-M virt -accel tcg -cpu cortex-a53 -smp 1 -m "$mem")
-if [[ "$compatible" == virt ]]; then
-    dtb_args=()
-else
-    qemu-system-aarch64 "${qemu_machine[@]}" -M "virt,dumpdtb=$work/virt.dtb" -display none \
-        -nodefaults >/dev/null 2>&1 || die "qemu-system-aarch64 dumpdtb failed"
+qemu_machine=("${machine[@]}" -smp "$smp" -m "$mem")
+dtb_args=()
+if ((dtb)) && [[ "$compatible" != virt ]]; then
+    "$qemu" "${qemu_machine[@]}" -M "virt,dumpdtb=$work/virt.dtb" -display none \
+        -nodefaults >/dev/null 2>&1 || die "$qemu dumpdtb failed"
     dtc -q -I dtb -O dts -o "$work/guest.dts" "$work/virt.dtb" || die "dtc -I dtb failed"
     # The pairs of the list are "vendor,device": rejoin them.
     dtcompat=$(printf '%s' "$compatible" | awk -F, '{ s = ""; for (i = 1; i < NF; i += 2)
@@ -188,8 +243,8 @@ else
         END { if (!done) exit 1 }' "$work/guest.dts" >"$work/guest.dts.new" ||
         die "no root compatible in QEMU's device tree"
     mv "$work/guest.dts.new" "$work/guest.dts"
-    dtc -q -I dts -O dtb -o "$dtb" "$work/guest.dts" || die "dtc -O dtb failed"
-    dtb_args=(-dtb "$dtb")
+    dtc -q -I dts -O dtb -o "$dtbfile" "$work/guest.dts" || die "dtc -O dtb failed"
+    dtb_args=(-dtb "$dtbfile")
 fi
 
 # Guest-side watchdog: power off a little before the host gives up, so that
@@ -202,7 +257,7 @@ fi
 
 cat >"$rootfs/init" <<EOF
 #!/bin/sh
-# /init of the eip93 test guest (generated by test/arm64/run.sh).
+# /init of the eip93 test guest (generated by test/rig/run.sh).
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root
 export EIP93_GUEST_KVER='$kver'
@@ -222,7 +277,7 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 mount -t tmpfs -o mode=1777 tmpfs /tmp || setup_failed "mount /tmp"
 mount -t tmpfs -o mode=0755 tmpfs /run
-# No module autoloading in this guest (see run.sh).
+# No module autoloading in this guest (see test/rig/run.sh).
 echo >/proc/sys/kernel/modprobe
 hostname eip93-guest
 ip link set lo up || setup_failed "lo up"
@@ -270,13 +325,13 @@ cpio_entry() { # name mode(octal, with type bits) rdev-major rdev-minor ino
 
 # ---- boot ------------------------------------------------------------------
 
-cmdline="console=ttyAMA0 panic=-1 oops=panic quiet${extra_cmdline:+ $extra_cmdline}"
+cmdline="console=$console panic=-1 oops=panic quiet${extra_cmdline:+ $extra_cmdline}"
 start=$EPOCHREALTIME
 rc_qemu=0
-timeout -k 5 "$timeout_s" qemu-system-aarch64 "${qemu_machine[@]}" \
+timeout -k 5 "$timeout_s" "$qemu" "${qemu_machine[@]}" \
     -nodefaults -display none -no-reboot \
     -serial "file:$log" \
-    -kernel "$image" -initrd "$initramfs" "${dtb_args[@]}" \
+    -kernel "$kimage" -initrd "$initramfs" "${dtb_args[@]}" \
     -append "$cmdline" </dev/null || rc_qemu=$?
 end=$EPOCHREALTIME
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# rootfs.sh: the initramfs contents both guest runners build (sourced by
-# test/guest/run.sh for x86_64 and test/arm64/run.sh for arm64).
+# rootfs.sh: the initramfs contents of every guest (sourced by
+# test/rig/run.sh, for either architecture).
 #
 # rootfs_populate fills "$rootfs" from the runner's variables: busybox (the
 # static busybox copied in), busybox_list (a busybox runnable here whose

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: Apache-2.0
+# Host tests of what is shipped (label "host" plus their own): the Debian and
+# OpenWrt packages built from this tree and checked on the build machine
+# (packaging/*/check.sh), and eip93-doctor's report on a machine without the
+# engine.  Registered whether or not the guest tests are
+# (EIP93_GUEST_TESTS=OFF), never in a cross build.  The arm64 packages
+# (packaging_debian_arm64, arm64_deb) need the arm64 cross build and stay in
+# test/arm64/suite.cmake.
+include(${PROJECT_SOURCE_DIR}/test/arm64/program.cmake)    # eip93-offload-check
+include(${PROJECT_SOURCE_DIR}/test/harness/program.cmake)  # eip93-stanza
+find_program(OPENSSL_CLI openssl REQUIRED)
+
+# Not in a sanitized build: both package checks run the `openssl` command
+# with the built module, and an unsanitized program cannot load a sanitized
+# module.
+if(NOT EIP93_SANITIZE)
+  # The Debian packages: control fields, file list, install / upgrade /
+  # remove / purge by the real dpkg in a scratch root, then `openssl list
+  # -providers` and the installed doctor.  The release module only (the
+  # package is never built from a test-hooks build).
+  if(NOT EIP93_TEST_HOOKS)
+    add_test(NAME packaging_debian COMMAND ${PROJECT_SOURCE_DIR}/packaging/debian/check.sh
+      ${PROJECT_BINARY_DIR} ${OPENSSL_CLI} native)
+    set_tests_properties(packaging_debian PROPERTIES LABELS "host;packaging" TIMEOUT 300)
+  endif()
+  # The OpenWrt package against models of OpenWrt's openssl.init and
+  # openssl-module.mk; the known answers and the engine path need the
+  # test-hooks module, eip93-stanza and eip93-offload-check.
+  add_test(NAME packaging_openwrt COMMAND ${PROJECT_SOURCE_DIR}/packaging/openwrt/test/check.sh
+    $<TARGET_FILE:eip93> $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_VERSION}
+    $<TARGET_FILE:eip93_hooks> $<TARGET_FILE:eip93-stanza> $<TARGET_FILE:eip93-offload-check>)
+  set_tests_properties(packaging_openwrt PROPERTIES LABELS "host;packaging" TIMEOUT 300)
+endif()
+
+# The doctor on the build machine (no device tree, no AF_ALG): every
+# section, the advice, the verdict, exit status 1; EIP93_PROVIDER=off;
+# --help and a bad argument.
+add_test(NAME doctor_host COMMAND ${CMAKE_COMMAND} -E env
+  OPENSSL_MODULES=${PROJECT_BINARY_DIR} OPENSSL_CONF=${PROJECT_SOURCE_DIR}/openssl.cnf.example
+  ${CMAKE_CURRENT_LIST_DIR}/doctor-host.sh $<TARGET_FILE:eip93-doctor>)
+set_tests_properties(doctor_host PROPERTIES LABELS "host;doctor" TIMEOUT 60)

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# lib.sh: the rig's data, sourced by run.sh, prepare.sh, kmod.sh and
+# kernel-abi.sh.  The callers define die().
+#
+# rig_arch ARCH sets, for a guest architecture (x86_64 | arm64):
+#   debarch      Debian architecture of the kernel packages (amd64 | arm64)
+#   qemu         the QEMU system emulator
+#   machine      QEMU -machine / -accel / -cpu arguments (array)
+#   console      the serial console device on the kernel command line
+#   image        file name of the bootable kernel in the prepared cache
+#                (x86_64: the ELF vmlinux extracted from the bzImage, booted
+#                through PVH; arm64: Debian's vmlinuz, a raw Image)
+#   foreign      1 if guest programs are not host programs (their shared
+#                libraries come from the host's multiarch directories and the
+#                guest's busybox from the cache), else 0
+#   libdirs      multiarch library directories of a foreign guest (array)
+#   readelf      readelf for a foreign guest's ELF files
+#   elfmachine   readelf's "Machine:" of a foreign guest's ELF files
+#   cross        kbuild ARCH= and CROSS_COMPILE= for a foreign guest (array)
+#   dtb          1 if a device tree is passed (--compatible edits its root
+#                "compatible"), else 0
+rig_arch() {
+    case "$1" in
+    x86_64)
+        debarch=amd64 qemu=qemu-system-x86_64 console=ttyS0 image=vmlinux
+        machine=(-machine pc -accel tcg -cpu qemu64)
+        foreign=0 libdirs=() readelf='' elfmachine='' cross=() dtb=0
+        ;;
+    arm64)
+        debarch=arm64 qemu=qemu-system-aarch64 console=ttyAMA0 image=Image
+        machine=(-M virt -accel tcg -cpu cortex-a53)
+        foreign=1 libdirs=(/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu)
+        readelf=aarch64-linux-gnu-readelf elfmachine=AArch64
+        cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) dtb=1
+        ;;
+    *) die "unknown architecture '$1' (x86_64 or arm64)" ;;
+    esac
+}
+
+# rig_kernel NAME sets k_name, k_arch, k_source, k_suite and k_cache from
+# test/rig/kernels.
+rig_kernel() {
+    local name arch source suite cache
+    while read -r name arch source suite cache; do
+        [[ -z "$name" || "$name" == '#'* ]] && continue
+        if [[ "$name" == "$1" ]]; then
+            k_name=$name k_arch=$arch k_source=$source k_suite=$suite k_cache=$cache
+            return 0
+        fi
+    done <"$(dirname "${BASH_SOURCE[0]}")/kernels"
+    die "unknown kernel '$1' (test/rig/kernels: $(rig_kernel_names))"
+}
+
+rig_kernel_names() {
+    sed -n 's/^\([0-9a-z][^[:space:]]*\)[[:space:]].*/\1/p' "$(dirname "${BASH_SOURCE[0]}")/kernels" | tr '\n' ' '
+}
