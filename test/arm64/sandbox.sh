@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # arm64 guest, device tree "airoha,an7581", CPU without AES (eip93_nohwcap),
-# the simulated driver: the release eip93.so on the real gate under seccomp
-# (issue 13).  eip93-seccomp-check (test/sandbox/seccomp_check.c, the same
+# the simulated driver: the release eip93.so on the real gate under seccomp.
+# eip93-seccomp-check (test/sandbox/seccomp_check.c, the same
 # program as the x86_64 guest's) forks, after the gate opened: an unfiltered
 # control that must reach the engine (engine messages and driver ops rise);
 # children under an OpenSSH-style filter (socket and prctl kill with

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# The benchmark (SPEC "engine path", item 7): a command, not a test.
+# The benchmark (what the engine path costs against a raw AF_ALG loop and
+# software): a command, not a test.
 # scripts/bench.sh boots a guest with eip93-bench and prints its table of
 # ratios.  guest_bench_smoke only checks that it runs and prints that table
 # (a couple of messages per row, one round); no timing is asserted.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Calibration (SPEC "Calibration", issue 9), in x86_64 guests with the
+# Calibration (docs/contract.md "Switching on"), in x86_64 guests with the
 # simulated engine: at full speed the written window is what the printed
 # table implies and the provider follows it, stale and corrupt files;
 # slowed by the timing model the calibration writes "off" and the provider
@@ -19,13 +19,6 @@ eip93_guest_test(calib_slow ${CMAKE_CURRENT_LIST_DIR}/slow.sh ${CALIB_FILES} --t
 eip93_guest_test(calib_order ${CMAKE_CURRENT_LIST_DIR}/order.sh ${CALIB_FILES} --timeout 300)
 set_tests_properties(guest_calib_fast guest_calib_slow guest_calib_order PROPERTIES
   LABELS "guest;calib")
-
-# On the host, with the hooks build and the user-space fake engine: the
-# calibration command end to end (table, file, the provider reading it),
-# refusing to write without permission, the config keys' errors.
-add_test(NAME calib_host COMMAND ${CMAKE_CURRENT_LIST_DIR}/host.sh $<TARGET_FILE:eip93-doctor>
-  ${OPENSSL_CLI} ${EIP93_HOOKS_MODULE_DIR} ${PROJECT_SOURCE_DIR}/test/data)
-set_tests_properties(calib_host PROPERTIES LABELS "host;calib" TIMEOUT 120)
 
 # The arm64 guest (test/arm64/suite.cmake, included before this file): the
 # release build's calibration on the AN7581 device tree and the simulated driver.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# The engine path end to end (SPEC "engine path", item 6), in one guest:
+# The engine path end to end, in one guest:
 # openssl speed moves the driver's counter, key checks against a corrupting
 # driver, every AF_ALG fault site (first call and every call; eip93-diff
 # must still pass), descriptors over 10^4 key lifetimes / fork / exec /

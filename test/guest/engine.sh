@@ -107,7 +107,7 @@ activate = 1
 activate = 1
 kernel-algorithm = $G
 EOF
-# fault SPEC: the program's modelled expectations, then eip93-diff (under $CFG's config).
+# fault FAULTS: the program's modelled expectations, then eip93-diff (under $CFG's config).
 fault() {
   spec=$1
   # shellcheck disable=SC2086 # CFG is empty or "--config FILE"

@@ -66,7 +66,7 @@ expect bad-explore "$(conf bad-explore 'adaptive-explore = 2')" \
 expect enable-no "$(conf enable-no 'enable = no')" 'switched off by config (enable = no)'
 EIP93_PROVIDER=off expect env-off "$(conf env-off)" 'switched off by EIP93_PROVIDER=off'
 
-# Issue 20, R9: the calibration file is followed only when it is the administrator's.  A
+# The calibration file is followed only when it is the administrator's.  A
 # symbolic link to a root-only file (here a secret's stand-in), and a file that is not a
 # calibration, are refused with the reason in the status, no byte of theirs shown, the
 # engine kept off; the hooks build with the fake engine reaches the calibration step.

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-# Integrity of every engine message (SPEC, issue 12), in the x86_64 guest:
+# Integrity of every engine message (docs/contract.md "Integrity"), in the
+# x86_64 guest:
 # the simulated driver starts faulting the keystream after the keys passed
 # their check (a flipped bit in the first, the last, a fixed middle or a
 # random middle block; output never written; a stale page edge; a flipped
-# bit in the last 16 bytes, issue 20's E1; a flipped bit in the request's
-# first block, the tag mask under gcm_base, issue 17), under both engine
+# bit in the last 16 bytes; a flipped bit in the request's first block,
+# which the tag mask under gcm_base must catch), under both engine
 # compositions (CTR-only and gcm_base with the sampled tag check); every
 # result is compared with the default provider, and the differential test
 # runs under a fault.  Script: test/integrity/integrity.sh.

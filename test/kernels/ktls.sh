@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Kernel TLS beside the engine (issue 22), sourced by matrix.sh in the rows
+# Kernel TLS beside the engine, sourced by matrix.sh in the rows
 # that set KTLS=1 (6.1 and 7.3): it shares their boot, the simulated driver
 # they loaded and their ok/bad counters.  Debian's OpenSSL with
 # `Options = KTLS` (no eip93 in that configuration) serves a file with

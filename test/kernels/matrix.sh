@@ -191,7 +191,7 @@ refuse)
 *) bad "EXPECT=$EXPECT not understood" ;;
 esac
 
-# Kernel TLS beside the engine (issue 22): the rows run with KTLS=1.
+# Kernel TLS beside the engine: the rows run with KTLS=1.
 if [ "${KTLS:-0}" = 1 ]; then
   . /opt/eip93/ktls.sh
 fi

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Sandboxes (issue 13): a process under a seccomp filter that kills on
+# Sandboxes: a process under a seccomp filter that kills on
 # socket() never gets an AF_ALG syscall from eip93 (software reason
 # "seccomp"); x86_64 guest, hooks build, simulated driver.  Label "sandbox".
 # The arm64 guest runs the same program on the release build and the real

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Servers suite (issue 5): Debian's nginx, haproxy, stunnel4 and curl with
+# Servers suite: Debian's nginx, haproxy, stunnel4 and curl with
 # eip93 preferred through openssl.cnf, in the x86_64 guest with the simulated
 # EIP93 driver.  scripts/deps.d/servers.txt installs the packages.
 # Label "servers": ctest -L servers.  Each guest script prints SERVERS-ROW
@@ -47,6 +47,3 @@ else()
   servers_test(demo 300)
 endif()
 
-# docs/servers.md carries the configuration files verbatim (update-doc.sh).
-add_test(NAME servers_doc_conf COMMAND ${SERVERS_DIR}/update-doc.sh --check)
-set_tests_properties(servers_doc_conf PROPERTIES LABELS "host;servers")

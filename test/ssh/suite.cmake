@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# OpenSSH (issue 13): Debian's sshd and ssh with eip93 preferred through
+# OpenSSH: Debian's sshd and ssh with eip93 preferred through
 # openssl.cnf (max-size = 36864 so full-size SSH packets reach the engine),
 # both aes*-gcm@openssh.com ciphers, the four pairings, 50 logins; x86_64
 # guest, hooks build, simulated driver.  scripts/deps.d/ssh.txt installs the
