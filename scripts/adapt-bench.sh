@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# Adaptive routing's benchmark (issue 10): build, boot one QEMU guest with
+# Adaptive routing's benchmark: build, boot one QEMU guest with
 # -smp 2 (Debian's kernel, the simulated EIP93 driver, the test-hooks build)
 # and run `eip93-adapt-check bench` there: aggregate MB/s at 1, 2, 4 and 8
 # threads for software only, the engine only (routing = fixed) and adaptive,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# The benchmark (SPEC "engine path", item 7): build, boot a QEMU guest
+# The benchmark (what the engine path costs): build, boot a QEMU guest
 # (Debian's kernel, the simulated EIP93 driver, the gate open through the
 # test-hooks build) and run eip93-bench there.  It prints, from one run:
 #   1. engine path vs a raw AF_ALG loop on the same kernel algorithm
