@@ -15,7 +15,7 @@ if(TARGET eip93-bench)
 
   set(CDEV_KMOD_ASYNC ${CMAKE_CURRENT_BINARY_DIR}/cryptodev-kmod-async)
   add_test(NAME guest_build_cryptodev_async COMMAND ${CMAKE_COMMAND} -E env
-    bash -c "${CMAKE_CURRENT_LIST_DIR}/build-module.sh ${EIP93_CRYPTODEV_SRC} ${CDEV_KMOD_ASYNC} \"$(${GUEST_DIR}/kernel-abi.sh)\" --async")
+    bash -c "${CMAKE_CURRENT_LIST_DIR}/build-module.sh ${EIP93_CRYPTODEV_SRC} ${CDEV_KMOD_ASYNC} \"$(${RIG_DIR}/kernel-abi.sh)\" --async")
   set_tests_properties(guest_build_cryptodev_async PROPERTIES
     FIXTURES_SETUP guest_cryptodev_async_kmod LABELS "guest;cryptodev" TIMEOUT 600)
 

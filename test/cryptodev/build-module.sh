@@ -6,15 +6,14 @@
 # Build cryptodev.ko (the /dev/crypto module, cryptodev-linux, GPL-2.0) for
 # the guest kernel from the pinned upstream source SRC_DIR, against the
 # installed Debian headers /usr/src/linux-headers-<ABI>-amd64 (ABI as printed
-# by test/guest/kernel-abi.sh), the way test/kmod/build.sh builds the
-# simulated driver.  The source is read-only and never part of this
+# by test/rig/kernel-abi.sh).  The source is read-only and never part of this
 # repository: it is copied to OUT_DIR/src and built there; patches named
 # test/cryptodev/*.patch (none is needed for 6.1) are applied to the copy in
 # name order.  Result: OUT_DIR/cryptodev.ko.  --async builds it with the
 # module's asynchronous requests (CRYPTODEV_CFLAGS=-DENABLE_ASYNC:
 # CIOCASYNCCRYPT, CIOCASYNCFETCH, poll) for the benchmark; give that build an
-# OUT_DIR of its own.  Deliberately minimal: the kmod build scripts are being
-# unified, and this one is meant to fold into that.
+# OUT_DIR of its own.  Kept apart from test/rig/kmod.sh because
+# upstream's Makefile "build" target writes version.h first.
 set -euo pipefail
 
 die() {

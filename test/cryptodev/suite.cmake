@@ -8,7 +8,7 @@ set(CDEV_KMOD ${CMAKE_CURRENT_BINARY_DIR}/cryptodev-kmod)
 
 if(EIP93_CRYPTODEV_SRC AND EXISTS "${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h" AND TARGET eip93-diff AND TARGET eip93-cdev-proc)
   add_test(NAME guest_build_cryptodev COMMAND ${CMAKE_COMMAND} -E env
-    bash -c "${CMAKE_CURRENT_LIST_DIR}/build-module.sh ${EIP93_CRYPTODEV_SRC} ${CDEV_KMOD} \"$(${GUEST_DIR}/kernel-abi.sh)\"")
+    bash -c "${CMAKE_CURRENT_LIST_DIR}/build-module.sh ${EIP93_CRYPTODEV_SRC} ${CDEV_KMOD} \"$(${RIG_DIR}/kernel-abi.sh)\"")
   set_tests_properties(guest_build_cryptodev PROPERTIES FIXTURES_SETUP guest_cryptodev_kmod
     LABELS "guest;cryptodev" TIMEOUT 600)
 
