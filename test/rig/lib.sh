@@ -3,6 +3,7 @@
 #
 # lib.sh: the rig's data, sourced by run.sh, prepare.sh, kmod.sh and
 # kernel-abi.sh.  The callers define die().
+# shellcheck disable=SC2034 # the variables set here are the callers' data
 #
 # rig_arch ARCH sets, for a guest architecture (x86_64 | arm64):
 #   debarch      Debian architecture of the kernel packages (amd64 | arm64)
