@@ -17,8 +17,11 @@ if(NOT EIP93_SANITIZE)
   # The Debian packages: control fields, file list, install / upgrade /
   # remove / purge by the real dpkg in a scratch root, then `openssl list
   # -providers` and the installed doctor.  The release module only (the
-  # package is never built from a test-hooks build).
-  if(NOT EIP93_TEST_HOOKS)
+  # package is never built from a test-hooks build), and only a build against
+  # a Debian libcrypto: the package installs into its multiarch modules
+  # directory, so a build against another OpenSSL (the 3.5 stage's private
+  # prefix) has no Debian package to make.
+  if(NOT EIP93_TEST_HOOKS AND EIP93_MODULESDIR MATCHES "^/usr/lib/[a-z0-9_]+-linux-gnu[a-z0-9]*/ossl-modules$")
     add_test(NAME packaging_debian COMMAND ${PROJECT_SOURCE_DIR}/packaging/debian/check.sh
       ${PROJECT_BINARY_DIR} ${OPENSSL_CLI} native)
     set_tests_properties(packaging_debian PROPERTIES LABELS "host;packaging" TIMEOUT 300)
