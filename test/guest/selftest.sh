@@ -3,10 +3,10 @@
 #
 # Guest script (busybox sh): self-test of the test rig itself, i.e. of the
 # simulated EIP93 driver test/kmod/eip93_sim.c in the Debian guest kernel.
-# Host side: test/guest/selftest/run-selftest.sh, or by hand
-#   test/guest/run.sh --cache CACHE --work WORK \
-#     --module BUILD/kmod/eip93_sim.ko \
-#     --add BUILD/eip93-afalg-check:/usr/bin/eip93-afalg-check \
+# Host side: guest_selftest (test/guest/guest.cmake), or by hand
+#   test/rig/run.sh --cache CACHE --work WORK \
+#     --module BUILD/test/kmod/eip93_sim.ko \
+#     --add BUILD/test/eip93-afalg-check:/usr/bin/eip93-afalg-check \
 #     --script test/guest/selftest.sh
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 if any check failed.
 # Counter checks use deltas: the kernel's self-tests issue hundreds of
