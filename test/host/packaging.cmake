@@ -6,14 +6,13 @@
 # (EIP93_GUEST_TESTS=OFF), never in a cross build.  The arm64 packages
 # (packaging_debian_arm64, arm64_deb) need the arm64 cross build and stay in
 # test/arm64/suite.cmake.
-include(${PROJECT_SOURCE_DIR}/test/arm64/program.cmake)    # eip93-offload-check
-include(${PROJECT_SOURCE_DIR}/test/harness/program.cmake)  # eip93-stanza
-find_program(OPENSSL_CLI openssl REQUIRED)
-
 # Not in a sanitized build: both package checks run the `openssl` command
 # with the built module, and an unsanitized program cannot load a sanitized
 # module.
 if(NOT EIP93_SANITIZE)
+  include(${PROJECT_SOURCE_DIR}/test/arm64/program.cmake)    # eip93-offload-check
+  include(${PROJECT_SOURCE_DIR}/test/harness/program.cmake)  # eip93-stanza
+  find_program(OPENSSL_CLI openssl REQUIRED)
   # The Debian packages: control fields, file list, install / upgrade /
   # remove / purge by the real dpkg in a scratch root, then `openssl list
   # -providers` and the installed doctor.  The release module only (the
