@@ -29,7 +29,7 @@ done
 
 # apt-cache needs fresh lists to resolve the current kernel ABI.
 sudo_ apt-get update -qq
-abi=$("$here/test/guest/kernel-abi.sh")
+abi=$("$here/test/rig/kernel-abi.sh")
 pkgs+=("linux-headers-$abi-amd64")
 
 missing=()

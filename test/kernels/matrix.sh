@@ -8,6 +8,9 @@
 #   CASES     eip93-diff cases (reduced set)
 #   ALSO      on an offload row, a second composition to run the same checks on in
 #             this boot, chosen with kernel-algorithm ("-" or unset: none)
+#   CDEV      1: /lib/eip93/cryptodev.ko is there; after the AF_ALG checks the
+#             /dev/crypto backend runs the offload checks in this boot (on every
+#             kernel: 7.2 and 7.3 refuse the engine to AF_ALG, not to /dev/crypto)
 # Prints "EIP93-KERNEL-ROW|<kver>|<restrict>|<verdict>|<status>|<driver ops>" for the
 # docs table, one line per composition run.
 set -u
@@ -194,6 +197,43 @@ esac
 # Kernel TLS beside the engine: the rows run with KTLS=1.
 if [ "${KTLS:-0}" = 1 ]; then
   . /opt/eip93/ktls.sh
+fi
+
+# The /dev/crypto backend, in the same boot (after the kernel TLS checks,
+# which expect the engine untouched on a refusing kernel): the CTR-only composition through
+# cryptodev's sessions (engine-backend = cryptodev), whatever AF_ALG allows;
+# then, with the key unset (auto), the verdict an operator gets with the module.
+if [ "${CDEV:-0}" = 1 ]; then
+  insmod /lib/eip93/cryptodev.ko && [ -c /dev/crypto ] && ok "$kver: cryptodev.ko loaded, /dev/crypto" ||
+    bad "$kver: cryptodev.ko did not load"
+  saved_mode=$mode mode=offload
+  conf "engine-backend = cryptodev"
+  dconf "engine-backend = cryptodev"
+  k="$C via /dev/crypto"
+  gc enabled "enabled: $k" && ok "$kver: /dev/crypto: gate binds $k" ||
+    bad "$kver: /dev/crypto: gate does not bind $k"
+  status=$(sed -n 's/^eip93-gate: //p' /tmp/gc.out | head -n 1)
+  eip93-doctor 2>&1 | grep -qF "verdict: enabled: $k" && ok "$kver: /dev/crypto: the doctor's verdict names $k" ||
+    bad "$kver: /dev/crypto: the doctor's verdict does not name $k"
+  before=$(ops)
+  # The default provider is the reference (libkcapi's kernel gcm(aes) would need AF_ALG).
+  eip93-diff --config /tmp/diff.cnf --seed "${SEED:-1}" --cases "${CASES:-600}" --require-engine \
+    --no-kernel >/tmp/diff.out 2>&1 &&
+    grep -qxF "eip93 gate: enabled: $k" /tmp/diff.out &&
+    ok "$kver: /dev/crypto: eip93-diff $CASES cases, 0 divergences, driver ops +$(( $(ops) - before ))" ||
+    { bad "$kver: /dev/crypto: eip93-diff"; tail -n 20 /tmp/diff.out; }
+  diff_ops=$(( $(ops) - before ))
+  [ "$diff_ops" -gt 0 ] || bad "$kver: /dev/crypto: the driver did not move"
+  tls "/dev/crypto"
+  echo "EIP93-KERNEL-ROW|$kver|$r|offload: $k (engine-backend = cryptodev)|$status|diff +$diff_ops, TLS 1.3 2 MiB +$tls_ops"
+  # auto (the default): AF_ALG first where it binds the engine, else /dev/crypto.
+  conf
+  if [ "$saved_mode" = offload ]; then want_auto="enabled: $C"; else want_auto="enabled: $k"; fi
+  gc enabled "$want_auto" && [ "$(sed -n 's/^eip93-gate: //p' /tmp/gc.out | head -n 1)" = "$want_auto" ] &&
+    ok "$kver: engine-backend = auto with cryptodev loaded: $want_auto" ||
+    bad "$kver: engine-backend = auto: not $want_auto"
+  mode=$saved_mode
+  dconf
 fi
 
 echo "kernel matrix $kver: $pass passed, $fail failed"

@@ -12,7 +12,9 @@
 # line goes to WORK/row for update-doc.sh.  Env: EIP93_GUEST_CACHE (default
 # ~/.cache/eip93/guest), EIP93_KERNEL_WORK (scratch, required),
 # EIP93_KERNEL_CASES (default 600), EIP93_KERNEL_ALSO (a second composition for
-# an offload row, by kernel-algorithm; default "-": none).
+# an offload row, by kernel-algorithm; default "-": none), EIP93_KERNEL_CDEV_SRC
+# (the pinned cryptodev-linux source: cryptodev.ko is built for the kernel and
+# the row runs the /dev/crypto backend too, in the same boot; unset: AF_ALG only).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -33,6 +35,16 @@ kcache=$cache/$k_cache
 [[ "$k_cache" == . ]] && kcache=$cache
 [[ -f "$kcache/abi" ]] || die "$tag not prepared"
 "$rig/kmod.sh" --kernel "$tag" "$cache" "$kmod" "$src/test/kmod"
+cdev=()
+if [[ -n "${EIP93_KERNEL_CDEV_SRC:-}" ]]; then
+    if [[ "$k_source" == rig ]]; then
+        "$src/test/cryptodev/build-module.sh" --kernel "$tag" "$cache" "$EIP93_KERNEL_CDEV_SRC" "$kmod/cdev"
+    else
+        "$src/test/cryptodev/build-module.sh" "$EIP93_KERNEL_CDEV_SRC" "$kmod/cdev" \
+            "$("$rig/kernel-abi.sh" --arch "$k_arch")"
+    fi
+    cdev=(--module "$kmod/cdev/cryptodev.ko" --env CDEV=1)
+fi
 # EIP93_KERNEL_KTLS=1: kernel TLS in the same boot (ktls.sh): the kernel's
 # own tls.ko (decompressed: the guest loads it with insmod).
 ktls=()
@@ -51,7 +63,8 @@ rc=0
 "$rig/run.sh" --arch "$k_arch" --cache "$kcache" --work "$work/guest" \
     --module "$kmod/eip93_sim.ko" --script "$here/matrix.sh" --timeout 400 --mem 768 \
     --env "EXPECT=$expect" --env "RESTRICT=$restrict" \
-    --env "CASES=${EIP93_KERNEL_CASES:-600}" --env "ALSO=${EIP93_KERNEL_ALSO:--}" "${ktls[@]}" "$@" \
+    --env "CASES=${EIP93_KERNEL_CASES:-600}" --env "ALSO=${EIP93_KERNEL_ALSO:--}" "${ktls[@]}" \
+    "${cdev[@]}" "$@" \
     >"$work/out.log" 2>&1 || rc=$?
 grep -v '^\[ *[0-9.]*\]' "$work/out.log" | grep -av '^$' | tail -n 60
 grep -a '^EIP93-KERNEL-ROW|' "$work/out.log" >"$work/row" || true

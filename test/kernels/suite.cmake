@@ -7,7 +7,10 @@
 # reduced set: gate + doctor, eip93-diff (600 cases), a TLS 1.3 transfer;
 # the offload rows bind the default composition (the engine's AES-CTR alone,
 # ctr(aes-eip93)) and then, in the same boot, the kernel's AES-GCM over it
-# (kernel-algorithm = ...ghash-generic).
+# (kernel-algorithm = ...ghash-generic).  Every row then loads cryptodev.ko
+# (built for its kernel from the pinned source, test/cryptodev/build-module.sh)
+# and runs the same checks on the /dev/crypto backend in the same boot: on 7.2
+# and 7.3, where AF_ALG refuses the engine, that is the offload row.
 # Label "kernels": ctest -L kernels.  Cache: EIP93_KERNELS_CACHE (default
 # ~/.cache/eip93/guest, shared with the 6.1 kernel; never cleaned by us).
 # test/kernels/update-doc.sh BUILD_DIR writes docs/kernels.md's table from
@@ -43,6 +46,7 @@ function(kernels_row name tag restrict expect)
   add_test(NAME guest_kernel_${name}
     COMMAND ${CMAKE_COMMAND} -E env EIP93_GUEST_CACHE=${EIP93_KERNELS_CACHE}
             EIP93_KERNEL_WORK=${KERNELS_WORK} EIP93_KERNEL_ALSO=${also}
+            EIP93_KERNEL_CDEV_SRC=${EIP93_CRYPTODEV_SRC}
             ${KERNELS_DIR}/run.sh ${tag} ${restrict} ${expect} -- ${KERNELS_ADD})
   set_tests_properties(guest_kernel_${name} PROPERTIES LABELS "guest;kernels"
     FIXTURES_REQUIRED kernels_${tag} TIMEOUT 600)
