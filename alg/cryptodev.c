@@ -7,7 +7,7 @@
  * each ctr() is one CIOCCRYPT (the CTR-only composition: GHASH and the tag
  * in libcrypto, alg/compose.c); a key on a kernel AES-GCM such as
  * gcm_base(ctr(aes-eip93),ghash-generic) opens a CRYPTO_AES_GCM session and
- * each seal() or open() is one CIOCAUTHCRYPT (a wrong tag: -EBADMSG).  The
+ * each seal() or unseal() is one CIOCAUTHCRYPT (a wrong tag: -EBADMSG).  The
  * module asks the kernel for the generic names "ctr(aes)" and "gcm(aes)",
  * which resolve by priority and may land on a CPU implementation; a session
  * is therefore used only when CIOCGSESSINFO names, as its driver, exactly the
@@ -21,9 +21,9 @@
  * Processes (docs/contract.md "Processes and secrets"): one /dev/crypto
  * descriptor per process, opened lazily (at the first key open, or for the
  * gate's probe; never at provider load) and closed again whenever no key
- * holds a session (after a probe, and at the last key's close), O_CLOEXEC, and never under a seccomp filter (the
- * probe and the open ask eip93_sandboxed(); alg/key.c asks it too before
- * any key opens).  Sessions belong to the open file, which a forked child
+ * holds a session (after a probe, and at the last key's close), O_CLOEXEC,
+ * and never under a seccomp filter (the probe and the open ask
+ * eip93_sandboxed(); alg/key.c asks it too before any key opens).  Sessions belong to the open file, which a forked child
  * shares with its parent: the child must neither use nor free them.  A
  * pthread_atfork child handler closes the child's copy of the descriptor
  * and starts a new generation; a key whose session is of an older
@@ -45,7 +45,8 @@
  * stuck driver blocks the calling thread; bounding it would need the
  * module's asynchronous requests (CIOCASYNCCRYPT with poll), a later step.
  *
- * Errors are -errno from the ioctls, classified by alg/key.c as for AF_ALG:
+ * Errors are -errno from the ioctls, classified as for AF_ALG
+ * (eip93_route_resource_error(), alg/route.h; accounting in alg/account.c):
  * ENOMEM, ENOBUFS, EMFILE, ENFILE and EFAULT say nothing about the engine;
  * anything else (EINVAL, EIO, ENODEV, ...) does.
  *
