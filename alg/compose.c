@@ -124,7 +124,7 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 {
 	static const unsigned char two[4] = { 0, 0, 0, 2 };
 	unsigned char cb[EIP93_ENGINE_CTRBLK];
-	struct eip93_engine_msg m = { cb, NULL, 0, in, out, whole, NULL };
+	struct eip93_engine_msg m = { cb, NULL, 0, in, out, whole, NULL, NULL };
 
 	if (whole == 0)
 		return 0;
@@ -215,7 +215,7 @@ int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
 		      unsigned char *out, unsigned char *tag)
 {
-	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag };
+	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, NULL };
 
 	if (ctx->key.ek.is_ctr)
 		return enc ? ctr_seal(ctx, &m) : ctr_open(ctx, &m);
@@ -227,7 +227,7 @@ int eip93_engine_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 			 size_t len, unsigned char *out, unsigned char *tag)
 {
 	const struct eip93_engine_ops *e = ctx->env->engine;
-	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag };
+	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, NULL };
 
 	return enc ? e->seal(&ctx->key.ek, &m) : e->unseal(&ctx->key.ek, &m);
 }
@@ -235,7 +235,7 @@ int eip93_engine_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 int eip93_engine_ctr(struct gcm_ctx *ctx, const unsigned char *ctrblk, const unsigned char *in,
 		     unsigned char *out, size_t len)
 {
-	struct eip93_engine_msg m = { ctrblk, NULL, 0, in, out, len, NULL };
+	struct eip93_engine_msg m = { ctrblk, NULL, 0, in, out, len, NULL, NULL };
 
 	return ctx->env->engine->ctr(&ctx->key.ek, &m, 1);
 }

@@ -14,7 +14,8 @@
  * for which the backend offers ctr() and the AES-GCM layer composes the
  * message with GHASH and the tag in libcrypto (alg/compose.c).
  *
- * Backends: AF_ALG (alg/afalg.c, the product) and, in test builds only, a
+ * Backends: AF_ALG (alg/afalg.c) and cryptodev's /dev/crypto
+ * (alg/cryptodev.c), the product's two roads, and, in test builds only, a
  * user-space fake with fault injection (alg/fake.c).  What a backend keeps
  * per key is its own (struct eip93_engine_key's @priv); every backend
  * function is static behind its ops table.
@@ -23,6 +24,7 @@
 #define EIP93_ENGINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <openssl/types.h>
@@ -41,8 +43,8 @@ static inline int eip93_engine_kalg_is_ctr(const char *kalg)
 /* What opening a key needs besides the key bytes. */
 struct eip93_engine_cfg {
 	const char *kalg;	  /* kernel algorithm the gate bound */
-	unsigned int max_sockets; /* process-wide cap on open AF_ALG sockets */
-	unsigned int timeout_ms;  /* socket send/receive timeout */
+	unsigned int max_sockets; /* process-wide cap: AF_ALG sockets, /dev/crypto sessions */
+	unsigned int timeout_ms;  /* AF_ALG's send/receive timeout (/dev/crypto has none) */
 	OSSL_LIB_CTX *libctx;	  /* the delegate's library context (fake only) */
 };
 
@@ -51,6 +53,50 @@ struct eip93_engine_key {
 	void *priv; /* the backend's own, NULL when closed (eip93_engine_key_init) */
 	int is_ctr; /* opened on an AES-CTR algorithm */
 };
+
+/*
+ * Where the buffers the engine really reads and writes cross a page, as
+ * payload offsets (docs/design.md "Integrity: the buffers the engine
+ * touches").  A DMA or cache-maintenance fault lands where a buffer the
+ * engine's descriptors point at breaks; the integrity check (alg/verify.c)
+ * windows every phase q listed here: payload offsets q, q + 4096, q + 8192,
+ * ...  A user buffer the kernel maps (zero copy) breaks where its addresses
+ * do; a kernel buffer filled page by page from the payload's first byte
+ * breaks at 0 (mod 4096).  4096 is the smallest page of every target, and
+ * a larger page's boundaries are among its multiples, so they are covered.
+ * A backend fills this on every request that succeeds, for the buffers it
+ * handed the kernel; a phase of the payload's own first byte (0 for a
+ * kernel buffer) still counts the later boundaries.
+ */
+#define EIP93_ENGINE_PAGE 4096u
+#define EIP93_ENGINE_MAX_PHASES 4
+struct eip93_engine_pages {
+	unsigned int n;				 /* phases listed */
+	unsigned int q[EIP93_ENGINE_MAX_PHASES]; /* distinct, each < EIP93_ENGINE_PAGE */
+};
+
+/* eip93_engine_pages_add() - phase @q (a payload offset, taken mod the page) into @p, once. */
+static inline void eip93_engine_pages_add(struct eip93_engine_pages *p, size_t q)
+{
+	unsigned int v = (unsigned int)(q % EIP93_ENGINE_PAGE);
+
+	if (p == NULL)
+		return;
+	for (unsigned int i = 0; i < p->n; i++)
+		if (p->q[i] == v)
+			return;
+	if (p->n < EIP93_ENGINE_MAX_PHASES)
+		p->q[p->n++] = v;
+}
+
+/* eip93_engine_pages_buf() - the phase of a user buffer whose payload starts at @payload. */
+static inline void eip93_engine_pages_buf(struct eip93_engine_pages *p, const void *payload)
+{
+	uintptr_t a = (uintptr_t)payload;
+
+	eip93_engine_pages_add(p, (size_t)((EIP93_ENGINE_PAGE - a % EIP93_ENGINE_PAGE) %
+					   EIP93_ENGINE_PAGE));
+}
 
 /* One whole message: AAD and payload in, payload and (sealing) tag out. */
 struct eip93_engine_msg {
@@ -61,6 +107,9 @@ struct eip93_engine_msg {
 	unsigned char *out;
 	size_t len;
 	unsigned char *tag; /* seal: written; open: read */
+	/* Out, may be NULL: the page phases of what the engine read and wrote
+	 * (cleared by the caller; a backend only adds). */
+	struct eip93_engine_pages *pages;
 };
 
 struct eip93_engine_ops {

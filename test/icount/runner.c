@@ -346,7 +346,7 @@ static int raw_ctr(struct runner *r, const struct eip93_engine_msg *m, int enc)
 	const unsigned char two[4] = { 0, 0, 0, 2 };
 	unsigned char cb[16];
 	size_t whole = m->len & ~(size_t)15;
-	struct eip93_engine_msg c = { cb, NULL, 0, m->in, m->out, whole, NULL };
+	struct eip93_engine_msg c = { cb, NULL, 0, m->in, m->out, whole, NULL, NULL };
 
 	memcpy(cb, m->iv, IVLEN);
 	memcpy(cb + IVLEN, two, 4);
@@ -374,7 +374,7 @@ static int raw_message(struct runner *r)
 	size_t len = r->c->len;
 	unsigned char aad[13];
 	struct eip93_engine_msg m = {
-		r->nonce, r->aad, r->aadlen, r->in, r->out, len, r->out + len
+		r->nonce, r->aad, r->aadlen, r->in, r->out, len, r->out + len, NULL
 	};
 
 	if (r->shape == SH_TLS12) {
