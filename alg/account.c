@@ -77,9 +77,9 @@ void eip93_account_fault(struct gcm_ctx *ctx, const char *what)
 			       n, "fault", what);
 }
 
-enum eip93_sw_reason eip93_account_outcome(struct gcm_ctx *ctx, int e, int tls, const char *where)
+enum eip93_sw_reason eip93_account_outcome(struct gcm_ctx *ctx, int e, const char *where)
 {
-	const struct eip93_route_run o = { .stage = EIP93_STAGE_ENGINE, .err = e, .tls = tls };
+	const struct eip93_route_run o = { .stage = EIP93_STAGE_ENGINE, .err = e };
 	enum eip93_sw_reason r = eip93_route_outcome(&o);
 
 	if (r == EIP93_SW_FAULT) {

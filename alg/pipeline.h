@@ -36,8 +36,7 @@ struct eip93_pipe_io {
 };
 
 struct eip93_pipe_shape {
-	const char *where; /* the step, in error texts */
-	int tls;	   /* a TLS 1.2 record: eip93_route_outcome()'s tls fact */
+	const char *where;			  /* the step, in error texts */
 	enum eip93_shadow_event ev_engine, ev_sw; /* the shadow's event after each path */
 	int ev_len;				  /* the events carry the payload length */
 	/*
@@ -96,7 +95,7 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 			eip93_shadow_ev(ctx, shape->ev_engine, NULL, shape->ev_len ? m->len : 0);
 			return 1;
 		}
-		r = eip93_account_outcome(ctx, e, shape->tls, shape->where);
+		r = eip93_account_outcome(ctx, e, shape->where);
 		if (io->done) {
 			eip93_count_sw(ctx, r);
 			eip93_shadow_ev(ctx, shape->ev_sw, NULL, shape->ev_len ? m->len : 0);

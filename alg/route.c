@@ -30,7 +30,7 @@ enum eip93_sw_reason eip93_route_outcome(const struct eip93_route_run *o)
 			return EIP93_SW_FAULT;
 		if (o->err == -EBADMSG)
 			return EIP93_SW_REFUSED;
-		if (o->tls && o->err == -EINVAL)
+		if (o->err == EIP93_RECORD_UNFIT)
 			return EIP93_SW_TLS;
 		return EIP93_SW_ERROR;
 	case EIP93_STAGE_REPLAY:

@@ -124,16 +124,16 @@ enum eip93_route_stage {
 	EIP93_STAGE_SANDBOX,  /* the process is sandboxed: no descriptor may open */
 	EIP93_STAGE_OPEN,     /* opening the key on the engine failed with @err */
 	EIP93_STAGE_KEYCHECK, /* its known-answer check: @err -EBADMSG (wrong) or -errno */
-	EIP93_STAGE_ENGINE,   /* the engine's answer: EIP93_ENGINE_WRONG, -EBADMSG or -errno */
+	EIP93_STAGE_ENGINE,   /* the engine step's answer: EIP93_ENGINE_WRONG, EIP93_RECORD_UNFIT,
+				 -EBADMSG or -errno */
 	EIP93_STAGE_REPLAY,   /* the message left the engine mid-way by a replay */
 };
 
 /* The facts of a runtime outcome. */
 struct eip93_route_run {
 	enum eip93_route_stage stage;
-	int err;    /* -errno, or EIP93_ENGINE_WRONG */
+	int err;    /* -errno, EIP93_ENGINE_WRONG or EIP93_RECORD_UNFIT */
 	int at_cap; /* EIP93_STAGE_OPEN: the process's engine resources are at the cap */
-	int tls;    /* EIP93_STAGE_ENGINE: a TLS 1.2 record */
 };
 
 /*
@@ -152,8 +152,8 @@ static inline int eip93_route_resource_error(int err)
  * SANDBOX: seccomp.  OPEN: socket-cap at the cap with -EMFILE, else error.
  * KEYCHECK: error for a resource error (the key is tried again), else
  * key-check.  ENGINE: fault for a wrong result, tag-refused for -EBADMSG,
- * tls for -EINVAL on a TLS record (it could not take the record), else
- * error.  REPLAY: replay.
+ * tls for EIP93_RECORD_UNFIT (a TLS 1.2 record not put to the engine), else
+ * error: a backend's -EINVAL is an engine error like any other.  REPLAY: replay.
  */
 enum eip93_sw_reason eip93_route_outcome(const struct eip93_route_run *o);
 

@@ -13,7 +13,9 @@
 #define EIP93_ENGINE_MAX_AAD 512
 #define EIP93_ENGINE_CTRBLK 16
 
-/* An engine step's answer besides 0 and -errno: the result failed its integrity check. */
+/* An engine step's answers besides 0 and -errno: the result failed its integrity check; */
 #define EIP93_ENGINE_WRONG 1
+/* the TLS 1.2 record could not be put to the engine as it stands (the engine was not asked). */
+#define EIP93_RECORD_UNFIT 2
 
 #endif /* EIP93_SHAPE_H */
