@@ -386,6 +386,7 @@ static int aead(const struct afalg_key *k, int enc, const struct eip93_engine_ms
 	struct cmsghdr *c;
 	struct iovec in[3], out[3];
 	size_t tail = EIP93_ENGINE_TAGLEN;
+	int r;
 
 	if (k == NULL || k->op_fd < 0)
 		return -EBADF;
@@ -409,8 +410,17 @@ static int aead(const struct afalg_key *k, int enc, const struct eip93_engine_ms
 	out[2] = in[2];
 	msg.msg_iov = in;
 	msg.msg_iovlen = enc ? 2 : 3;
-	return transact(k, &msg, m->aadlen + m->len + (enc ? 0 : tail), out, enc ? 3 : 2,
-			m->aadlen + m->len + (enc ? tail : 0));
+	r = transact(k, &msg, m->aadlen + m->len + (enc ? 0 : tail), out, enc ? 3 : 2,
+		     m->aadlen + m->len + (enc ? tail : 0));
+	explicit_bzero(aad_echo, m->aadlen); /* the kernel's copy of the AAD */
+	/*
+	 * algif_aead copies AAD || data from its send buffer into the receive
+	 * buffer (the CPU's copy) and runs the request in place there: the
+	 * engine reads and writes the payload in the caller's output pages.
+	 */
+	if (r == 0)
+		eip93_engine_pages_buf(m->pages, m->out);
+	return r;
 }
 
 /* One AES-CTR operation on an skcipher key from the counter block m->iv (16 bytes). */
@@ -423,6 +433,7 @@ static int ctr(const struct afalg_key *k, const struct eip93_engine_msg *m)
 	} cbuf;
 	struct msghdr msg;
 	struct iovec in, out;
+	int r;
 
 	if (k == NULL || k->op_fd < 0)
 		return -EBADF;
@@ -436,7 +447,18 @@ static int ctr(const struct afalg_key *k, const struct eip93_engine_msg *m)
 	out = (struct iovec){ .iov_base = m->out, .iov_len = m->len };
 	msg.msg_iov = &in;
 	msg.msg_iovlen = 1;
-	return transact(k, &msg, m->len, &out, 1, m->len);
+	r = transact(k, &msg, m->len, &out, 1, m->len);
+	/*
+	 * algif_skcipher's request reads the send buffer, pages the kernel
+	 * allocated and filled from the payload's first byte (nothing else is
+	 * queued: every request consumes what it sent), and writes the
+	 * caller's output pages, which it maps.
+	 */
+	if (r == 0) {
+		eip93_engine_pages_add(m->pages, 0);
+		eip93_engine_pages_buf(m->pages, m->out);
+	}
+	return r;
 }
 
 /* The ops: the per-key state lives in k->priv, allocated when the key opens. */

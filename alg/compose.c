@@ -19,8 +19,10 @@
  *     EIP93_TAG_CHECK_FIRST messages of each key and of one in
  *     env->tag_check after that is recomputed here before release.
  *
- * Either way the caller (offload.c, tls12.c) then checks the keystream of
- * sampled blocks (verify.c) and accounts the outcome (key.c).
+ * Either way the backend reports the page phases of the buffers the engine
+ * touched (m->pages), and eip93_engine_checked() (verify.c) then checks that
+ * every whole block was written and the keystream of sampled blocks; the
+ * caller (offload.c, tls12.c) accounts the outcome (account.c).
  */
 #include "ctx.h"
 
@@ -120,11 +122,12 @@ static int software_tag(struct gcm_ctx *ctx, const unsigned char *iv, const unsi
 
 /* One engine AES-CTR request over @whole bytes from the counter block IV || 2. */
 static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
-		       const unsigned char *in, unsigned char *out, size_t whole)
+		       const unsigned char *in, unsigned char *out, size_t whole,
+		       struct eip93_engine_pages *pg)
 {
 	static const unsigned char two[4] = { 0, 0, 0, 2 };
 	unsigned char cb[EIP93_ENGINE_CTRBLK];
-	struct eip93_engine_msg m = { cb, NULL, 0, in, out, whole, NULL, NULL };
+	struct eip93_engine_msg m = { cb, NULL, 0, in, out, whole, NULL, pg };
 
 	if (whole == 0)
 		return 0;
@@ -136,7 +139,7 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 static int ctr_seal(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 {
 	size_t whole = m->len & ~(size_t)(BLK - 1);
-	int r = ctr_request(ctx, 1, m->iv, m->in, m->out, whole);
+	int r = ctr_request(ctx, 1, m->iv, m->in, m->out, whole, m->pages);
 
 	if (r == 0)
 		r = start(ctx, m->iv, m->aad, m->aadlen);
@@ -167,7 +170,7 @@ static int ctr_open(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 	if (r == 0 && CRYPTO_gcm128_finish(g, m->tag, EIP93_ENGINE_TAGLEN) != 0)
 		r = -EBADMSG; /* nothing written: the engine was not asked */
 	if (r == 0)
-		r = ctr_request(ctx, 0, m->iv, m->in, m->out, whole);
+		r = ctr_request(ctx, 0, m->iv, m->in, m->out, whole, m->pages);
 	if (r == 0)
 		memcpy(m->out + whole, part, n);
 	OPENSSL_cleanse(part, sizeof(part));
@@ -189,6 +192,8 @@ static int tag_due(struct gcm_ctx *ctx)
 }
 
 /* A kernel AES-GCM request, its tag sampled. */
+static const unsigned char zero_tag[EIP93_ENGINE_TAGLEN];
+
 static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_msg *m)
 {
 	const struct eip93_engine_ops *e = ctx->env->engine;
@@ -198,7 +203,11 @@ static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_m
 	/* Opening may be in place: the ciphertext is hashed before the engine overwrites it. */
 	if (due && !enc && software_tag(ctx, m->iv, m->aad, m->aadlen, m->in, m->len, want) != 0)
 		due = 0;
+	if (enc) /* a tag the engine does not write is zero, never what the buffer held */
+		memset(m->tag, 0, EIP93_ENGINE_TAGLEN);
 	r = enc ? e->seal(&ctx->key.ek, m) : e->unseal(&ctx->key.ek, m);
+	if (r == 0 && enc && CRYPTO_memcmp(m->tag, zero_tag, EIP93_ENGINE_TAGLEN) == 0)
+		r = EIP93_ENGINE_WRONG; /* unwritten (a right tag is zero with probability 2^-128) */
 	/*
 	 * Sealing, the engine's tag must be the one over its ciphertext;
 	 * opening, it accepted the caller's tag, which must then be right.
@@ -213,9 +222,9 @@ static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_m
 
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
-		      unsigned char *out, unsigned char *tag)
+		      unsigned char *out, unsigned char *tag, struct eip93_engine_pages *pg)
 {
-	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, NULL };
+	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, pg };
 
 	if (ctx->key.ek.is_ctr)
 		return enc ? ctr_seal(ctx, &m) : ctr_open(ctx, &m);

@@ -105,7 +105,7 @@ enum eip93_sw_reason eip93_account_error(struct gcm_ctx *ctx, int err, const cha
  * decides), a record the engine could not take, or an error; accounted, and
  * the reason the message then goes to software returned.
  */
-enum eip93_sw_reason eip93_account_outcome(struct gcm_ctx *ctx, int e, int tls, const char *where);
+enum eip93_sw_reason eip93_account_outcome(struct gcm_ctx *ctx, int e, const char *where);
 /* The engine's result was wrong: the key goes to software, the fault is counted. */
 void eip93_account_fault(struct gcm_ctx *ctx, const char *what);
 
@@ -117,7 +117,18 @@ void eip93_account_fault(struct gcm_ctx *ctx, const char *what);
  */
 int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
-		      unsigned char *out, unsigned char *tag);
+		      unsigned char *out, unsigned char *tag, struct eip93_engine_pages *pg);
+/*
+ * eip93_engine_aead() from @in into @out with the whole integrity check of
+ * its result.  @out must hold a copy of the input before the call (then a
+ * block the engine skips or leaves unencrypted equals its input, and is
+ * caught); @orig is the input as it was (@in, or a copy when @in == @out).
+ * 0, EIP93_ENGINE_WRONG, -EBADMSG (the tag refused) or -errno.
+ */
+int eip93_engine_checked(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
+			 const unsigned char *orig, unsigned char *out, size_t len,
+			 unsigned char *tag);
 /* A kernel AES-GCM key's backend request alone (the known-answer check). */
 int eip93_engine_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
@@ -131,10 +142,20 @@ void eip93_compose_key_free(struct gcm_ctx *ctx);
 
 /*
  * verify.c: does @a XOR @b (input and the engine's output, @b the buffer it
- * wrote) show the right keystream in the sampled blocks?  0, -EBADMSG, -ENOMEM.
+ * wrote) show the right keystream in the sampled blocks: the message's
+ * edges, both sides of every page boundary of the phases in @pg (what the
+ * backend reported for the request; NULL or none: @b's own), one random
+ * block?  0, -EBADMSG, -ENOMEM.
  */
-int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv, size_t aadlen,
-			   const unsigned char *a, const unsigned char *b, size_t len);
+int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv,
+			   const struct eip93_engine_pages *pg, const unsigned char *a,
+			   const unsigned char *b, size_t len);
+/*
+ * verify.c: is every whole block of @b (@len bytes) different from the same
+ * block of @a?  An engine destination that held its input before the request
+ * then has no block left unencrypted or unwritten.  0 or -EBADMSG.
+ */
+int eip93_verify_written(const unsigned char *a, const unsigned char *b, size_t len);
 int eip93_verify_key_init(struct gcm_ctx *ctx);
 void eip93_verify_key_free(struct gcm_ctx *ctx);
 /* The key's sampling generator's next value. */

@@ -96,6 +96,8 @@ static int set_num(struct eip93_fake_plan *p, const char *s, const char *eq, lon
 		p->byte = (unsigned long)num;
 	else if (KEY(s, eq, "at"))
 		p->at = num;
+	else if (KEY(s, eq, "page") && num >= 0)
+		p->page = (unsigned long)num;
 	else
 		return -EINVAL;
 	return 0;
@@ -104,8 +106,9 @@ static int set_num(struct eip93_fake_plan *p, const char *s, const char *eq, lon
 int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 {
 	static const char *const sites[] = { "none", "probe", "open", "seal", "unseal", "data" };
-	static const char *const kinds[] = { "errno",	"short", "badmsg", "keystream",
-					     "nowrite", "tail",	 "page",   "tagmask" };
+	static const char *const kinds[] = { "errno", "short", "badmsg",  "keystream", "nowrite",
+					     "tail",  "page",  "tagmask", "skip" };
+	static const char *const bufs[] = { "out", "in", "tx" };
 
 	memset(p, 0, sizeof(*p));
 	while (*s != '\0') {
@@ -127,10 +130,15 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 				return -EINVAL;
 			p->site = (enum eip93_fake_site)v;
 		} else if (KEY(s, eq, "kind")) {
-			v = parse_enum(eq + 1, vlen, kinds, 8);
+			v = parse_enum(eq + 1, vlen, kinds, 9);
 			if (v < 0)
 				return -EINVAL;
 			p->kind = (enum eip93_fake_kind)v;
+		} else if (KEY(s, eq, "buf")) {
+			v = parse_enum(eq + 1, vlen, bufs, 3);
+			if (v < 0)
+				return -EINVAL;
+			p->buf = (enum eip93_fake_buf)v;
 		} else if (num_end != end || set_num(p, s, eq, num) < 0) {
 			return -EINVAL;
 		}
@@ -289,13 +297,36 @@ static int gcm_unseal(const struct fake_key *fk, const unsigned char *iv, const 
  * block; NOWRITE cancels the keystream there (@ks: the true keystream);
  * TAIL XORs the mask into one byte of the last 16 (a fault that hits the
  * end of the buffer by bytes, not by blocks); PAGE into the byte @at bytes
- * from the first page boundary of the output buffer @out.
+ * from the chosen page boundary of the request's source, destination or a
+ * kernel buffer filled from payload offset 0 (@m).
  */
-static void keystream_fault(const struct eip93_fake_plan *p, const unsigned char *ks,
-			    unsigned char *d, size_t len, const unsigned char *out)
+static int chosen_blocks(const struct eip93_fake_plan *p, size_t len, size_t *first, size_t *last)
 {
-	size_t nblocks = (len + BLOCK - 1) / BLOCK, first, last;
+	size_t nblocks = (len + BLOCK - 1) / BLOCK;
 	long b = p->block < 0 ? (long)nblocks + p->block : p->block;
+
+	if (nblocks == 0 || b < 0 || (size_t)b >= nblocks)
+		return 0;
+	*first = (size_t)b;
+	*last = p->count == 0 || *first + p->count > nblocks ? nblocks : *first + p->count;
+	return 1;
+}
+
+/* SKIP: the chosen blocks of @out get back what @prior says they held before. */
+static void unwrite(const struct eip93_fake_plan *p, const unsigned char *prior, unsigned char *out,
+		    size_t len)
+{
+	size_t first, last;
+
+	if (prior != NULL && chosen_blocks(p, len, &first, &last))
+		memcpy(out + first * BLOCK, prior + first * BLOCK,
+		       (last * BLOCK > len ? len : last * BLOCK) - first * BLOCK);
+}
+
+static void keystream_fault(const struct eip93_fake_plan *p, const unsigned char *ks,
+			    unsigned char *d, size_t len, const struct eip93_engine_msg *m)
+{
+	size_t first, last;
 	unsigned char mask = p->mask != 0 ? p->mask : 0x01;
 
 	if (p->kind == EIP93_FAKE_TAIL) {
@@ -306,20 +337,20 @@ static void keystream_fault(const struct eip93_fake_plan *p, const unsigned char
 		return;
 	}
 	if (p->kind == EIP93_FAKE_PAGE) {
-		long at = (long)(4096 - (uintptr_t)out % 4096) + p->at;
+		const unsigned char *buf = p->buf == EIP93_FAKE_BUF_IN ? m->in : m->out;
+		size_t edge = p->buf == EIP93_FAKE_BUF_TX ? 4096 : 4096 - (uintptr_t)buf % 4096;
+		long at = (long)(edge + 4096 * (p->page > 1 ? p->page - 1 : 0)) + p->at;
 
 		if (at >= 0 && (size_t)at < len)
 			d[at] ^= mask;
 		return;
 	}
-	if (nblocks == 0 || b < 0 || (size_t)b >= nblocks)
+	if (!chosen_blocks(p, len, &first, &last))
 		return;
-	first = (size_t)b;
-	last = p->count == 0 || first + p->count > nblocks ? nblocks : first + p->count;
 	for (size_t i = first; i < last; i++) {
 		size_t off = i * BLOCK, n = len - off < BLOCK ? len - off : BLOCK;
 
-		if (p->kind == EIP93_FAKE_NOWRITE)
+		if (p->kind == EIP93_FAKE_NOWRITE || p->kind == EIP93_FAKE_SKIP)
 			memcpy(d + off, ks + off, n);
 		else
 			d[off] ^= p->mask != 0 ? p->mask : 0x01;
@@ -349,7 +380,7 @@ static int failed_call(const struct eip93_fake_plan *p, const struct eip93_engin
 static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
 	const struct fake_key *fk = k->priv;
-	unsigned char *tmp = NULL, *ks = NULL, *d = NULL, scratch[BLOCK];
+	unsigned char *tmp = NULL, *ks = NULL, *d = NULL, *prior = NULL, scratch[BLOCK];
 	struct eip93_fake_plan p;
 	int r, hit;
 
@@ -365,20 +396,23 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	tmp = OPENSSL_malloc(m->len + BLOCK);
 	ks = OPENSSL_zalloc(m->len + BLOCK);
 	d = OPENSSL_zalloc(m->len + BLOCK);
+	if (hit && p.kind == EIP93_FAKE_SKIP)
+		prior = OPENSSL_memdup(m->out, m->len + 1);
 	r = -ENOMEM;
-	if (tmp == NULL || ks == NULL || d == NULL)
+	if (tmp == NULL || ks == NULL || d == NULL || (hit && p.kind == EIP93_FAKE_SKIP && !prior))
 		goto out;
 	if (fk->ctr != NULL) {
 		r = -EINVAL; /* an AES-CTR key has no AEAD operation, as with AF_ALG */
 		goto out;
 	}
-	if (hit && (p.kind == EIP93_FAKE_KEYSTREAM || p.kind == EIP93_FAKE_NOWRITE ||
-		    p.kind == EIP93_FAKE_TAIL || p.kind == EIP93_FAKE_PAGE)) {
+	if (hit &&
+	    (p.kind == EIP93_FAKE_KEYSTREAM || p.kind == EIP93_FAKE_NOWRITE ||
+	     p.kind == EIP93_FAKE_TAIL || p.kind == EIP93_FAKE_PAGE || p.kind == EIP93_FAKE_SKIP)) {
 		/* The true keystream: AES-GCM over zeros. */
 		r = gcm_seal(fk, m->iv, NULL, 0, d, m->len, ks, scratch);
 		if (r < 0)
 			goto out;
-		keystream_fault(&p, ks, d, m->len, m->out);
+		keystream_fault(&p, ks, d, m->len, m);
 	}
 	if (enc) {
 		/* Ciphertext with the engine's keystream; the tag over that ciphertext. */
@@ -398,7 +432,14 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 		if (r == -EBADMSG)
 			scribble(m->out, m->len); /* unauthenticated: make any release visible */
 	}
+	if (r == 0 && hit && p.kind == EIP93_FAKE_SKIP)
+		unwrite(&p, prior, m->out, m->len);
+	if (r == 0) { /* AF_ALG's AEAD: the destination; /dev/crypto's: both */
+		eip93_engine_pages_buf(m->pages, m->in);
+		eip93_engine_pages_buf(m->pages, m->out);
+	}
 out:
+	OPENSSL_clear_free(prior, m->len + 1);
 	OPENSSL_clear_free(tmp, m->len + BLOCK);
 	OPENSSL_clear_free(ks, m->len + BLOCK);
 	OPENSSL_clear_free(d, m->len + BLOCK);
@@ -423,7 +464,7 @@ static int fake_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg
 static int fake_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
 	const struct fake_key *fk = k->priv;
-	unsigned char *ks = NULL, *d = NULL;
+	unsigned char *ks = NULL, *d = NULL, *prior = NULL;
 	struct eip93_fake_plan p;
 	EVP_CIPHER_CTX *c = NULL;
 	int r = -ENOMEM, hit, n;
@@ -442,7 +483,9 @@ static int fake_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	ks = OPENSSL_zalloc(m->len + BLOCK);
 	d = OPENSSL_zalloc(m->len + BLOCK);
 	c = EVP_CIPHER_CTX_new();
-	if (ks == NULL || d == NULL || c == NULL ||
+	if (hit && p.kind == EIP93_FAKE_SKIP)
+		prior = OPENSSL_memdup(m->out, m->len + 1);
+	if (ks == NULL || d == NULL || c == NULL || (hit && p.kind == EIP93_FAKE_SKIP && !prior) ||
 	    !EVP_EncryptInit_ex2(c, fk->ctr, fk->key, m->iv, NULL) ||
 	    (m->len > 0 && !EVP_EncryptUpdate(c, ks, &n, d, (int)m->len)))
 		goto out;
@@ -452,11 +495,19 @@ static int fake_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 		p.count = 1;
 	}
 	if (hit)
-		keystream_fault(&p, ks, d, m->len, m->out);
+		keystream_fault(&p, ks, d, m->len, m);
 	for (size_t i = 0; i < m->len; i++)
 		m->out[i] = m->in[i] ^ ks[i] ^ d[i];
+	if (hit && p.kind == EIP93_FAKE_SKIP)
+		unwrite(&p, prior, m->out, m->len);
+	/* AF_ALG's send buffer from offset 0 and /dev/crypto's bounce page; the source and the
+	 * destination /dev/crypto maps; AF_ALG's destination. */
+	eip93_engine_pages_add(m->pages, 0);
+	eip93_engine_pages_buf(m->pages, m->in);
+	eip93_engine_pages_buf(m->pages, m->out);
 	r = 0;
 out:
+	OPENSSL_clear_free(prior, m->len + 1);
 	EVP_CIPHER_CTX_free(c);
 	OPENSSL_clear_free(ks, m->len + BLOCK);
 	OPENSSL_clear_free(d, m->len + BLOCK);

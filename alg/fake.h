@@ -13,14 +13,22 @@
  * EIP93_TEST_FAKE (programs that load eip93.so), e.g.
  *   EIP93_TEST_FAKE="site=seal,kind=keystream,nth=3,every=1,block=-1"
  * keys: site (probe|open|seal|unseal|data), kind (errno|short|badmsg|
- * keystream|nowrite|tail|page|tagmask), err (errno value), nth (first faulty call at the
- * site, 1-based), every (1: every call from nth on), block (first block,
- * negative counts from the end), count (blocks; 0 = to the end), mask (XOR
- * byte for keystream and tail faults), byte (tail: the byte hit, counted
- * from the end: 1 = the last; 0 = 16, the first of the last 16 bytes, which
- * lies in the block before a partial last block), at (page: the byte hit,
- * counted from the first page boundary of the output buffer; negative:
- * before it).
+ * keystream|nowrite|tail|page|tagmask|skip), err (errno value), nth (first
+ * faulty call at the site, 1-based), every (1: every call from nth on),
+ * block (first block, negative counts from the end), count (blocks; 0 = to
+ * the end), mask (XOR byte for keystream and tail faults), byte (tail: the
+ * byte hit, counted from the end: 1 = the last; 0 = 16, the first of the
+ * last 16 bytes, which lies in the block before a partial last block), at
+ * (page: the byte hit, counted from a page boundary; negative: before it),
+ * buf (page: whose page boundary: out, the request's destination, the
+ * default; in, its source; tx, a kernel buffer filled from the payload's
+ * first byte, as AF_ALG's skcipher send buffer and /dev/crypto's bounce
+ * page), page (page: which boundary within the payload, 1 = the first).
+ *
+ * The fake stands in for both roads, so it reports (m->pages) the union of
+ * the page phases they would: AES-CTR requests the source, the destination
+ * and a kernel buffer from offset 0; AEAD requests the source and the
+ * destination (AF_ALG: the destination alone; /dev/crypto: both).
  */
 #ifndef EIP93_FAKE_H
 #define EIP93_FAKE_H
@@ -47,19 +55,30 @@ enum eip93_fake_kind {
 	EIP93_FAKE_TAGMASK,   /* the request's first block wrong: an AEAD's tag mask E_K(J0)
 				 (sealing: a wrong tag; opening: the right tag refused), an
 				 AES-CTR request's first payload block */
+	EIP93_FAKE_SKIP,      /* the chosen blocks never written (a skipped DMA descriptor):
+				 the destination keeps what it held; succeeds */
+};
+
+/* EIP93_FAKE_PAGE: whose page boundaries. */
+enum eip93_fake_buf {
+	EIP93_FAKE_BUF_OUT = 0, /* the request's destination */
+	EIP93_FAKE_BUF_IN,	/* its source */
+	EIP93_FAKE_BUF_TX,	/* a kernel buffer filled from payload offset 0 */
 };
 
 struct eip93_fake_plan {
 	enum eip93_fake_site site;
 	enum eip93_fake_kind kind;
-	int err;	     /* EIP93_FAKE_ERRNO: positive errno (default EIO) */
-	unsigned long nth;   /* first faulty call at the site (1-based; 0 = 1) */
-	int every;	     /* 1: every call from nth on; 0: only the nth */
-	long block;	     /* first block (16 bytes) hit; negative: from the end */
-	unsigned long count; /* blocks hit; 0 = from block to the end */
-	unsigned char mask;  /* keystream XOR (0 = 0x01) */
-	unsigned long byte;  /* EIP93_FAKE_TAIL: counted from the end, 1..16 (0 = 16) */
-	long at;	     /* EIP93_FAKE_PAGE: bytes from the output's first page boundary */
+	int err;		 /* EIP93_FAKE_ERRNO: positive errno (default EIO) */
+	unsigned long nth;	 /* first faulty call at the site (1-based; 0 = 1) */
+	int every;		 /* 1: every call from nth on; 0: only the nth */
+	long block;		 /* first block (16 bytes) hit; negative: from the end */
+	unsigned long count;	 /* blocks hit; 0 = from block to the end */
+	unsigned char mask;	 /* keystream XOR (0 = 0x01) */
+	unsigned long byte;	 /* EIP93_FAKE_TAIL: counted from the end, 1..16 (0 = 16) */
+	long at;		 /* EIP93_FAKE_PAGE: bytes from the page boundary */
+	enum eip93_fake_buf buf; /* EIP93_FAKE_PAGE: whose boundary */
+	unsigned long page;	 /* EIP93_FAKE_PAGE: which one in the payload (0 = 1, the first) */
 };
 
 struct eip93_fake_stats {

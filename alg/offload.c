@@ -132,6 +132,10 @@ int eip93_offload_settle_slow(struct gcm_ctx *ctx, unsigned int keep)
  * the ciphertext for a replay.  Unless it returns 0, the caller's input is
  * as it was, nothing the engine wrote is in a place the caller will read
  * from, and the delegate has seen nothing of the data.
+ * The engine always writes into a buffer that already holds a copy of its
+ * input (eip93_engine_checked(): a block it skips or leaves unencrypted is
+ * then its input, and caught): sealing, the message buffer, so the
+ * plaintext survives anything; opening, the caller's output.
  * Return: 0, EIP93_ENGINE_WRONG, or -errno (-EBADMSG: the engine refused the tag).
  */
 static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in, size_t len)
@@ -142,31 +146,22 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 
 	if (ct == NULL)
 		return -ENOMEM;
+	memcpy(ct, in, len);
 	if (ctx->sh.enc) {
-		/* In place, the engine writes to the copy: the plaintext survives anything. */
-		unsigned char *dst = in == out ? ct : out;
-
-		r = eip93_engine_aead(ctx, 1, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, dst,
-				      ctx->mtag);
-		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, in, dst, len) != 0)
-			r = EIP93_ENGINE_WRONG;
+		r = eip93_engine_checked(ctx, 1, iv, ctx->sh.aad, ctx->sh.aadlen, in, in, ct, len,
+					 ctx->mtag);
 		if (r != 0) {
-			eip93_offload_release(ctx, 1); /* may hold plaintext ("wrote nothing") */
+			eip93_offload_release(ctx, 1); /* holds plaintext, or part of it */
 			return r;
 		}
-		if (dst == ct)
-			memcpy(out, ct, len);
-		else
-			memcpy(ct, out, len);
+		memcpy(out, ct, len);
 	} else {
-		memcpy(ct, in, len);
-		r = eip93_engine_aead(ctx, 0, iv, ctx->sh.aad, ctx->sh.aadlen, in, len, out,
-				      ctx->sh.tag);
-		if (r == 0 && eip93_verify_keystream(ctx, iv, ctx->sh.aadlen, ct, out, len) != 0)
-			r = EIP93_ENGINE_WRONG;
+		if (out != in)
+			memcpy(out, in, len);
+		r = eip93_engine_checked(ctx, 0, iv, ctx->sh.aad, ctx->sh.aadlen, in,
+					 in == out ? ct : in, out, len, ctx->sh.tag);
 		if (r != 0) {
-			if (in == out)
-				memcpy(out, ct, len);  /* unverified plaintext never stays */
+			memcpy(out, ct, len);	       /* unverified plaintext never stays */
 			eip93_offload_release(ctx, 0); /* the copy: ciphertext only */
 			return r;
 		}

@@ -83,15 +83,15 @@ static int record_seal(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char 
 
 	if (!delegate_record(ctx, sw_op, rec, 1))
 		return REFUSED;
-	r = -EINVAL; /* the route checked the fixed IV is known: not reached */
+	r = EIP93_RECORD_UNFIT; /* the route checked the fixed IV is known: not reached */
 	buf = eip93_offload_scratch(ctx, len);
-	if (buf == NULL)
+	if (buf == NULL) {
 		r = -ENOMEM;
-	else if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) == 0)
-		r = eip93_engine_aead(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body,
-				      len, buf, tag);
-	if (r == 0 && eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), body, buf, len) != 0)
-		r = EIP93_ENGINE_WRONG;
+	} else if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) == 0) {
+		memcpy(buf, body, len); /* the engine writes over a copy of its input */
+		r = eip93_engine_checked(ctx, 1, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body,
+					 body, buf, len, tag);
+	}
 	if (r == 0) {
 		memcpy(body, buf, len);
 		memcpy(body + len, tag, TAG);
@@ -105,23 +105,20 @@ static int record_seal(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char 
 	return SEALED;
 }
 
-/* Engine decryption of a record in place; 0, WRONG or -errno (then the record is restored). */
+/* Engine decryption of a record in place; 0, WRONG, UNFIT or -errno (then the record is restored). */
 static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 {
 	unsigned char iv[EIP93_ENGINE_IVLEN], *body = rec + EIV, *copy;
 	int r;
 
 	if (eip93_shadow_tls_iv(&ctx->sh, rec, iv) < 0)
-		return -EINVAL;
+		return EIP93_RECORD_UNFIT;
 	copy = eip93_offload_scratch(ctx, len);
 	if (copy == NULL)
 		return -ENOMEM;
 	memcpy(copy, body, len);
-	r = eip93_engine_aead(ctx, 0, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, len, body,
-			      body + len);
-	if (r == 0 &&
-	    eip93_verify_keystream(ctx, iv, sizeof(ctx->sh.tls_aad), copy, body, len) != 0)
-		r = EIP93_ENGINE_WRONG;
+	r = eip93_engine_checked(ctx, 0, iv, ctx->sh.tls_aad, sizeof(ctx->sh.tls_aad), body, copy,
+				 body, len, body + len);
 	/*
 	 * The empty record's tag is refused, as planned: the state is a real
 	 * record's.  Through the one-shot call, which raises no error for it.
@@ -137,8 +134,9 @@ static int record_open(struct gcm_ctx *ctx, unsigned char *rec, size_t len)
 /*
  * The record shape's engine step.  Encrypting, a failure after the delegate
  * handed out the explicit IV ends the record here (io->done): refused by the
- * delegate (-EINVAL, its errors queued, the record untouched), or sealed in
- * software (the engine's error returned for the accounting).
+ * delegate (EIP93_RECORD_UNFIT, its errors queued, the record untouched), or
+ * sealed in software (the engine's error returned for the accounting: a
+ * backend's -EINVAL counts as an engine error like any other).
  */
 static int record_engine(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t len)
 {
@@ -158,7 +156,7 @@ static int record_engine(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t l
 	io->done = 1;
 	if (e == REFUSED) {
 		io->ret = 0; /* as the delegate refuses the real record, with its errors */
-		return -EINVAL;
+		return EIP93_RECORD_UNFIT;
 	}
 	io->ret = e == SEALED;
 	*io->outl = e == SEALED ? io->inl : 0;
@@ -167,7 +165,6 @@ static int record_engine(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t l
 
 static const struct eip93_pipe_shape record_shape = {
 	.where = "tls record",
-	.tls = 1,
 	.ev_engine = EIP93_EV_TLS_RECORD,
 	.ev_sw = EIP93_EV_TLS_RECORD,
 	.refused_fault = "a TLS record tag the engine refused and software accepted",

@@ -4,26 +4,36 @@
  * "Integrity").  The engine computes only the CTR keystream; GHASH runs
  * over whatever ciphertext results, so a wrong keystream gives output that
  * is wrong and still authenticates.  Before anything the engine wrote is
- * released, the keystream of some 16-byte blocks is recomputed here (AES of
- * the GCM counter blocks IV || 2+i with the key we hold) and compared with
- * what the engine produced: input XOR output.  A DMA or cache-maintenance
- * fault hits bytes by the cache line (EDGE: 64 bytes on the Cortex-A53), not
- * by the 16-byte block, so the checked blocks are every block that overlaps:
+ * released, two checks run over the input @a and the engine's output @b:
+ *
+ * 1. Every whole block written (eip93_verify_written()): no 16-byte block of
+ *    the output may equal the same block of the input.  The callers run
+ *    every request on a destination that already holds a copy of its input,
+ *    so a block the engine left unencrypted, or never wrote (a skipped DMA
+ *    descriptor), equals its input and is caught on every message, without
+ *    AES: what is released is never plaintext nor memory the engine did not
+ *    write.  (A right block equals its input only where the keystream block
+ *    is zero: 2^-128; that message then goes to software, still right.)
+ * 2. The keystream of some 16-byte blocks is recomputed here (AES of the GCM
+ *    counter blocks IV || 2+i with the key we hold) and compared with what
+ *    the engine produced: input XOR output.  A DMA or cache-maintenance
+ *    fault hits bytes by the cache line (EDGE: 64 bytes on the Cortex-A53),
+ *    not by the 16-byte block, so the checked blocks are every block that
+ *    overlaps:
  *   - the first and the last EDGE bytes of the payload (message edges: short
  *     writes, off-by-one DMA; with a partial last block the last 16 bytes
  *     lie in two blocks, and both are checked);
- *   - EDGE bytes on both sides of every page boundary, where buffer-edge
- *     faults land (DMA descriptors, cache lines): of the buffer the engine
- *     wrote into, and of the kernel's own buffers, which AF_ALG fills page
- *     by page starting with the AAD (so their boundaries fall at payload
- *     offsets k * 4096 - aadlen);
+ *   - EDGE bytes on both sides of every page boundary of every buffer the
+ *     engine really read or wrote, as the backend reported them for this
+ *     request (struct eip93_engine_pages, alg/engine.h: the caller's pages
+ *     the kernel mapped, the kernel's own buffers filled from payload
+ *     offset 0), where buffer-edge faults land (DMA descriptors, cache
+ *     lines);
  *   - one block chosen at random per message, so a fault anywhere else that
  *     persists is caught within a few messages (per message with
  *     probability 1 / (blocks - 2) for one wrong block), seeded without the
  *     DRBG so the provider takes nothing from the application's random stream.
- * All of them in one AES-ECB call: at 16 KiB about 70 blocks (1.1 KiB of
- * AES), 1.1-1.2 % of the provider's instructions for the message on an
- * x86_64 host with AES-NI (test/icount; docs/design.md has the table).
+ * All of them in one AES-ECB call (docs/design.md has the cost per size).
  * Messages shorter than SHORT blocks are checked whole.
  */
 #include "ctx.h"
@@ -35,7 +45,7 @@
 #include <time.h>
 
 #define BLK 16
-#define PAGE 4096
+#define PAGE EIP93_ENGINE_PAGE
 #define EDGE 64 /* a cache line of the Cortex-A53: what a DMA or cache fault hits */
 #define NPAGES (EIP93_ROUTE_MAX_SIZE_CEIL / PAGE)
 #define EDGE_BLKS (EDGE / BLK)	  /* blocks of EDGE bytes from a block boundary */
@@ -43,11 +53,12 @@
 /* Below this many whole blocks, every block is checked. */
 #define SHORT (2 * EDGE_BLKS + WIN_BLKS + 1)
 /*
- * Blocks checked at most: the first EDGE bytes, a window per page boundary of either
- * kind, the tail (at most every block of a short message), the partial last
- * block and the random one.
+ * Blocks checked at most: the first EDGE bytes, a window per page boundary of
+ * every phase, the tail (at most every block of a short message), the partial
+ * last block and the random one.
  */
-#define SAMPLES (EDGE_BLKS + 2 * NPAGES * (WIN_BLKS + 1) + SHORT + 2)
+#define NPH EIP93_ENGINE_MAX_PHASES
+#define SAMPLES (EDGE_BLKS + NPH * NPAGES * (WIN_BLKS + 1) + SHORT + 2)
 
 /* 16 bytes as one value (GCC and Clang vector extension: SSE2, NEON or scalar). */
 typedef unsigned char v16 __attribute__((vector_size(BLK)));
@@ -203,25 +214,58 @@ static v16 window_xor3(const unsigned char *a, const unsigned char *b, const v16
 	return acc;
 }
 
-int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv, size_t aadlen,
-			   const unsigned char *a, const unsigned char *b, size_t len)
+int eip93_verify_written(const unsigned char *a, const unsigned char *b, size_t len)
+{
+	size_t n = len / BLK, i = 0;
+
+	/*
+	 * The first 8 bytes of each block first (one compare a block; equal by
+	 * chance with probability 2^-64), the whole block only then.
+	 */
+	for (; i + 4 <= n; i += 4) {
+		uint64_t x[4], y[4];
+
+		memcpy(&x[0], a + i * BLK, 8);
+		memcpy(&y[0], b + i * BLK, 8);
+		memcpy(&x[1], a + (i + 1) * BLK, 8);
+		memcpy(&y[1], b + (i + 1) * BLK, 8);
+		memcpy(&x[2], a + (i + 2) * BLK, 8);
+		memcpy(&y[2], b + (i + 2) * BLK, 8);
+		memcpy(&x[3], a + (i + 3) * BLK, 8);
+		memcpy(&y[3], b + (i + 3) * BLK, 8);
+		if (x[0] == y[0] || x[1] == y[1] || x[2] == y[2] || x[3] == y[3])
+			break;
+	}
+	for (; i < n; i++)
+		if (memcmp(a + i * BLK, b + i * BLK, BLK) == 0)
+			return -EBADMSG;
+	return 0;
+}
+
+int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv,
+			   const struct eip93_engine_pages *pg, const unsigned char *a,
+			   const unsigned char *b, size_t len)
 {
 	v16 ks[SAMPLES], acc = { 0 }, tmpl = { 0 }, x, y, z, *p = ks;
 	const v16 *k;
-	size_t w1[NPAGES], w2[NPAGES], n1 = 0, n2 = 0, nks, rb = 0;
+	size_t w[NPH][NPAGES], nw[NPH] = { 0 }, q[NPH], nph = 0, nks, rb = 0;
 	size_t whole = len / BLK, part = len % BLK, edge = EDGE_BLKS, tail, last;
-	size_t q1 = PAGE - (uintptr_t)b % PAGE, q2 = PAGE - aadlen % PAGE;
 	uint64_t d[2];
 
 	if (len == 0 || !ctx->env->verify)
 		return 0;
 	if (ctx->key.ecb == NULL || len > EIP93_ROUTE_MAX_SIZE_CEIL)
 		return -ENOMEM;
+	/* The phases' first boundaries after payload offset 0 (the head covers 0). */
+	for (unsigned int j = 0; pg != NULL && j < pg->n && j < NPH; j++)
+		q[nph++] = pg->q[j] == 0 ? PAGE : pg->q[j];
+	if (nph == 0) /* a backend that said nothing: the output buffer's own pages */
+		q[nph++] = PAGE - (uintptr_t)b % PAGE;
 
 	/*
 	 * The blocks checked, as their counter blocks IV || 2+i in ks, in this
 	 * order: the first EDGE bytes (@edge blocks); the windows of EDGE bytes
-	 * on both sides of every page boundary of either kind (fixed sizes, so
+	 * on both sides of every page boundary of every phase (fixed sizes, so
 	 * that their loops unroll: where two overlap, or one overlaps the
 	 * first EDGE bytes, a block is checked twice, which costs less than
 	 * merging them); the tail, from the first window that reaches the last
@@ -241,10 +285,9 @@ int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv, size_t 
 #pragma GCC unroll 4
 	for (size_t i = 0; i < edge; i++)
 		counter(p++, tmpl, i);
-	if (edge != 0) {
-		n1 = windows(q1, len, &tail, w1, &p, tmpl);
-		n2 = windows(q2, len, &tail, w2, &p, tmpl);
-	}
+	if (edge != 0)
+		for (size_t j = 0; j < nph; j++)
+			nw[j] = windows(q[j], len, &tail, w[j], &p, tmpl);
 	for (size_t i = tail; i < last; i++)
 		counter(p++, tmpl, i);
 #pragma GCC unroll 4
@@ -270,8 +313,8 @@ int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv, size_t 
 #pragma GCC unroll 4
 	for (size_t i = 0; i < edge; i++)
 		acc |= xor3(a, b, k++, i);
-	acc |= window_xor3(a, b, &k, w1, n1, q1 % BLK != 0);
-	acc |= window_xor3(a, b, &k, w2, n2, q2 % BLK != 0);
+	for (size_t j = 0; j < nph; j++)
+		acc |= window_xor3(a, b, &k, w[j], nw[j], q[j] % BLK != 0);
 	for (size_t i = tail; i < last; i++)
 		acc |= xor3(a, b, k++, i);
 #pragma GCC unroll 4
@@ -298,4 +341,19 @@ int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv, size_t 
 	explicit_bzero(ks, nks * BLK);
 	memcpy(d, &acc, sizeof(d));
 	return (d[0] | d[1]) == 0 ? 0 : -EBADMSG;
+}
+
+int eip93_engine_checked(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
+			 const unsigned char *orig, unsigned char *out, size_t len,
+			 unsigned char *tag)
+{
+	struct eip93_engine_pages pg = { 0, { 0 } };
+	int r = eip93_engine_aead(ctx, enc, iv, aad, aadlen, in, len, out, tag, &pg);
+
+	if (r == 0 && ctx->env->verify &&
+	    (eip93_verify_written(orig, out, len) != 0 ||
+	     eip93_verify_keystream(ctx, iv, &pg, orig, out, len) != 0))
+		r = EIP93_ENGINE_WRONG;
+	return r;
 }
