@@ -214,28 +214,35 @@ static v16 window_xor3(const unsigned char *a, const unsigned char *b, const v16
 	return acc;
 }
 
+/* The first 8 bytes of block @i of @p. */
+static inline uint64_t head8(const unsigned char *p, size_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, p + i * BLK, sizeof(v));
+	return v;
+}
+
 int eip93_verify_written(const unsigned char *a, const unsigned char *b, size_t len)
 {
 	size_t n = len / BLK, i = 0;
 
 	/*
-	 * The first 8 bytes of each block first (one compare a block; equal by
-	 * chance with probability 2^-64), the whole block only then.
+	 * One 8-byte compare a block (a load and a compare with memory), eight
+	 * blocks a round; only where one matches (by chance with probability
+	 * 2^-64 a block) is the whole block compared.
 	 */
-	for (; i + 4 <= n; i += 4) {
-		uint64_t x[4], y[4];
-
-		memcpy(&x[0], a + i * BLK, 8);
-		memcpy(&y[0], b + i * BLK, 8);
-		memcpy(&x[1], a + (i + 1) * BLK, 8);
-		memcpy(&y[1], b + (i + 1) * BLK, 8);
-		memcpy(&x[2], a + (i + 2) * BLK, 8);
-		memcpy(&y[2], b + (i + 2) * BLK, 8);
-		memcpy(&x[3], a + (i + 3) * BLK, 8);
-		memcpy(&y[3], b + (i + 3) * BLK, 8);
-		if (x[0] == y[0] || x[1] == y[1] || x[2] == y[2] || x[3] == y[3])
+	for (; i + 8 <= n; i += 8)
+		if (__builtin_expect(head8(a, i) == head8(b, i) ||
+					     head8(a, i + 1) == head8(b, i + 1) ||
+					     head8(a, i + 2) == head8(b, i + 2) ||
+					     head8(a, i + 3) == head8(b, i + 3) ||
+					     head8(a, i + 4) == head8(b, i + 4) ||
+					     head8(a, i + 5) == head8(b, i + 5) ||
+					     head8(a, i + 6) == head8(b, i + 6) ||
+					     head8(a, i + 7) == head8(b, i + 7),
+				     0))
 			break;
-	}
 	for (; i < n; i++)
 		if (memcmp(a + i * BLK, b + i * BLK, BLK) == 0)
 			return -EBADMSG;

@@ -18,7 +18,13 @@
  *            fails with it; flip: the call succeeds with bit 0 of the
  *            output's first byte flipped; fliplast: of its last byte;
  *            short: only the first half of the output is written;
- *            driver=NAME (sessinfo): NAME is named as the driver
+ *            driver=NAME (sessinfo): NAME is named as the driver;
+ *            srcpage=K, dstpage=K (crypt, authcrypt): the output byte at
+ *            the K-th page boundary of the source (destination) buffer
+ *            within the payload is wrong, as a DMA fault where that
+ *            buffer breaks would make it (K < 0: the byte before the
+ *            -K-th boundary); skip=B: payload block B (16 bytes) is never
+ *            written, the destination keeps what it held
  *       NTH  the NTH such call of the process is the first hit; "every":
  *            each later one too
  *   EIP93_TEST_CDEV_ENGINE
@@ -52,26 +58,13 @@
 #include <openssl/provider.h>
 
 #include "alg/cryptodev_abi.h"
+#include "cdev_fault.h"
 
 #define CTR_DRIVER "ctr(aes-eip93)"
 #define GCM_DRIVER "gcm_base(ctr(aes-eip93),ghash-generic)"
 #define MAXSES 256
 #define MAXFDS 16
 #define MAXPLANS 8
-
-enum req { R_OPEN, R_GSESSION, R_FSESSION, R_SESSINFO, R_CRYPT, R_AUTHCRYPT, R_N };
-static const char *const req_names[R_N] = { "open",	"gsession", "fsession",
-					    "sessinfo", "crypt",    "authcrypt" };
-enum kind { K_ERRNO, K_FLIP, K_FLIPLAST, K_SHORT, K_DRIVER };
-
-struct plan {
-	unsigned long nth;
-	enum req req;
-	enum kind kind;
-	int err;
-	int every;
-	char driver[EIP93_CDEV_NAME_MAX];
-};
 
 struct session {
 	int used, fd;
@@ -98,63 +91,6 @@ static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
 static int (*real_unload)(OSSL_PROVIDER *);
 
-static const struct {
-	const char *name;
-	int err;
-} errnos[] = { { "EIO", EIO },	      { "ENOMEM", ENOMEM }, { "ETIMEDOUT", ETIMEDOUT },
-	       { "EINTR", EINTR },    { "EAGAIN", EAGAIN }, { "EINVAL", EINVAL },
-	       { "ENODEV", ENODEV },  { "EFAULT", EFAULT }, { "ENOENT", ENOENT },
-	       { "EACCES", EACCES },  { "EBUSY", EBUSY },   { "EMFILE", EMFILE },
-	       { "EBADMSG", EBADMSG } };
-
-static void die(const char *what, const char *v)
-{
-	fprintf(stderr, "cdev-shim: bad EIP93_TEST_CDEV_FAULT (%s): '%s'\n", what, v);
-	exit(2);
-}
-
-static void parse_plan(char *s)
-{
-	struct plan *p = &plans[nplans];
-	char *req = strtok(s, ":"), *kind = strtok(NULL, ":"), *nth = strtok(NULL, ":");
-	char *every = strtok(NULL, ":"), *end;
-	size_t i;
-
-	if (nplans == MAXPLANS || req == NULL || kind == NULL || nth == NULL)
-		die("want REQ:KIND:NTH[:every]", s);
-	memset(p, 0, sizeof(*p));
-	for (i = 0; i < R_N && strcmp(req, req_names[i]) != 0; i++)
-		;
-	if (i == R_N)
-		die("request", req);
-	p->req = (enum req)i;
-	if (strcmp(kind, "flip") == 0) {
-		p->kind = K_FLIP;
-	} else if (strcmp(kind, "fliplast") == 0) {
-		p->kind = K_FLIPLAST;
-	} else if (strcmp(kind, "short") == 0) {
-		p->kind = K_SHORT;
-	} else if (strncmp(kind, "driver=", 7) == 0) {
-		p->kind = K_DRIVER;
-		snprintf(p->driver, sizeof(p->driver), "%s", kind + 7);
-	} else {
-		for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
-			if (strcmp(kind, errnos[i].name) == 0)
-				break;
-		if (i == sizeof(errnos) / sizeof(errnos[0]))
-			die("kind", kind);
-		p->kind = K_ERRNO;
-		p->err = errnos[i].err;
-	}
-	p->nth = strtoul(nth, &end, 10);
-	if (*end != '\0' || p->nth == 0)
-		die("nth", nth);
-	if (every != NULL && strcmp(every, "every") != 0)
-		die("every", every);
-	p->every = every != NULL;
-	nplans++;
-}
-
 static void init(void)
 {
 	const char *v = getenv("EIP93_TEST_CDEV_FAULT");
@@ -168,13 +104,15 @@ static void init(void)
 		char *copy = strdup(v), *save = NULL;
 
 		if (copy == NULL)
-			die("memory", v);
+			cdev_die("memory", v);
 		for (char *t = strtok_r(copy, ",", &save); t != NULL;
 		     t = strtok_r(NULL, ",", &save)) {
 			char one[128];
 
 			snprintf(one, sizeof(one), "%s", t);
-			parse_plan(one);
+			if (nplans == MAXPLANS)
+				cdev_die("more than 8 plans", v);
+			cdev_plan_parse(one, &plans[nplans++]);
 		}
 		free(copy);
 	}
@@ -363,18 +301,6 @@ static int session_new(int fd, struct eip93_cdev_session *s)
 	return -ENOMEM;
 }
 
-/* A wrong result: @out (@len bytes) after a correct computation into @tmp. */
-static void damage(const struct plan *p, const unsigned char *tmp, unsigned char *out, size_t len)
-{
-	if (p->kind == K_SHORT) {
-		memcpy(out, tmp, len / 2);
-		return;
-	}
-	memcpy(out, tmp, len);
-	if (len != 0)
-		out[p->kind == K_FLIP ? 0 : len - 1] ^= 1;
-}
-
 static int do_crypt(int fd, struct eip93_cdev_crypt *c, const struct plan *p)
 {
 	struct session *s = find(fd, c->ses);
@@ -390,7 +316,7 @@ static int do_crypt(int fd, struct eip93_cdev_crypt *c, const struct plan *p)
 		return -ENOMEM;
 	r = compute(s, c->iv, NULL, 0, c->src, c->len, tmp, NULL, 1);
 	if (r == 0)
-		damage(p, tmp, c->dst, c->len);
+		cdev_damage(p, tmp, c->dst, c->len, c->src, c->len);
 	free(tmp);
 	return r;
 }
@@ -415,7 +341,7 @@ static int do_authcrypt(int fd, struct eip93_cdev_auth_crypt *a, const struct pl
 	if (r == 0 && p == NULL)
 		memcpy(a->dst, tmp, olen);
 	else if (r == 0)
-		damage(p, tmp, a->dst, olen);
+		cdev_damage(p, tmp, a->dst, olen, a->src, n);
 	free(tmp);
 	return r;
 }

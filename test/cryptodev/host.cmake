@@ -51,7 +51,8 @@ endif()
 # library list, which an LD_PRELOAD library (built without it) breaks, and
 # the interposed open/close would run before ASan's own interceptors are set.
 if(NOT EIP93_SANITIZE AND TARGET eip93-diff AND TARGET eip93_hooks)
-  add_library(eip93-cdev-shim MODULE ${CMAKE_CURRENT_LIST_DIR}/cdev_shim.c)
+  add_library(eip93-cdev-shim MODULE ${CMAKE_CURRENT_LIST_DIR}/cdev_shim.c
+    ${CMAKE_CURRENT_LIST_DIR}/cdev_fault.c)
   eip93_target_flags(eip93-cdev-shim)
   target_include_directories(eip93-cdev-shim PRIVATE ${PROJECT_SOURCE_DIR})
   target_link_libraries(eip93-cdev-shim PRIVATE PkgConfig::LIBCRYPTO Threads::Threads ${CMAKE_DL_LIBS})
