@@ -94,8 +94,8 @@ static inline void eip93_engine_pages_buf(struct eip93_engine_pages *p, const vo
 {
 	uintptr_t a = (uintptr_t)payload;
 
-	eip93_engine_pages_add(p, (size_t)((EIP93_ENGINE_PAGE - a % EIP93_ENGINE_PAGE) %
-					   EIP93_ENGINE_PAGE));
+	eip93_engine_pages_add(
+		p, (size_t)((EIP93_ENGINE_PAGE - a % EIP93_ENGINE_PAGE) % EIP93_ENGINE_PAGE));
 }
 
 /* One whole message: AAD and payload in, payload and (sealing) tag out. */
