@@ -5,9 +5,10 @@
 # command end to end (table, verdict, the file; the window is what the table
 # implies), the provider reading it (calibrated, off, stale, corrupt, bytes
 # outside printable ASCII), the command refusing to write without permission
-# before measuring anything, --dry-run, the new config keys' errors (the
-# application keeps working), and engine-backend in a config file choosing the
-# backend the gate probes.
+# before measuring anything, --dry-run, its numeric options refused unless
+# plain decimal in range, the new config keys' errors (the application keeps
+# working), and engine-backend in a config file choosing the backend the gate
+# probes.
 # usage: host.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
 set -euo pipefail
 doctor=$1 openssl=$2 hooks=$3 data=$4
@@ -136,6 +137,19 @@ rc=0
 rc=0
 "$doctor" calibrate --rounds 2 >/dev/null 2>&1 || rc=$?
 [[ $rc -eq 2 ]] && ok "--rounds 2: usage error (3 needed to judge noise)" || bad "--rounds 2 exit $rc"
+# Plain decimal in range only (no engine here: a value taken would end in exit 3, not 2).
+for arg in '--rounds 4294967299' '--rounds 5x' '--time-ms 200ms'; do
+  rc=0
+  # shellcheck disable=SC2086 # the option and its value, split on purpose
+  EIP93_TEST_ENGINE='' "$doctor" calibrate $arg --dry-run >"$tmp/out" 2>"$tmp/err" || rc=$?
+  [[ $rc -eq 2 ]] && grep -q '^usage: eip93-doctor calibrate' "$tmp/err" && ! grep -q 'rounds of' "$tmp/out" &&
+    ok "$arg: usage error, nothing measured" || { bad "$arg: exit $rc"; cat "$tmp/out" "$tmp/err"; }
+done
+rc=0
+"$doctor" calibrate --rounds 4 --time-ms 1 --dry-run --output "$tmp/dry/cal" >"$tmp/out" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] && grep -q '^eip93-doctor calibrate: .*, 4 rounds of 1 ms per measurement' "$tmp/out" &&
+  grep -qF "composition $C: 4 rounds" "$tmp/out" && ok "--rounds 4 --time-ms 1: taken" ||
+  { bad "--rounds 4 --time-ms 1: exit $rc"; cat "$tmp/out"; }
 rc=0
 EIP93_TEST_ENGINE='' OPENSSL_MODULES=$hooks "$doctor" calibrate --quick --output "$tmp/absent/cal" >"$tmp/out" 2>&1 || rc=$?
 [[ $rc -eq 3 && ! -e "$tmp/absent/cal" ]] && grep -q 'engine is not available here' "$tmp/out" &&
