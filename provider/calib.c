@@ -77,14 +77,27 @@ static int copy_text(char *dst, size_t cap, const char *v)
 	return 0;
 }
 
-/* One "key = value" line (already NUL-terminated, trimmed of its newline). */
-static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, unsigned int *seen,
-		      char *err, size_t errlen)
+/* Is @ch printable ASCII (0x20-0x7e)?  The only bytes a calibration file may hold in a line. */
+static int printable(unsigned char ch)
+{
+	return ch >= 0x20 && ch <= 0x7e;
+}
+
+/*
+ * One "key = value" line (already NUL-terminated, trimmed of its newline).
+ * @unprintable: the line held a byte outside printable ASCII (it may be a NUL
+ * that ends @line early).  Errors name the line and at most the key, never
+ * the value.
+ */
+static int parse_line(char *line, unsigned int lineno, int unprintable, struct eip93_calib *c,
+		      unsigned int *seen, char *err, size_t errlen)
 {
 	char *eq = strstr(line, " = ");
 	const char *v;
 	int k, r = 0;
 
+	if (eq == NULL && unprintable)
+		return fail(err, errlen, "line %u: a byte outside printable ASCII", lineno);
 	if (eq == NULL)
 		return fail(err, errlen, "line %u: expected \"key = value\"", lineno);
 	*eq = '\0';
@@ -92,11 +105,18 @@ static int parse_line(char *line, unsigned int lineno, struct eip93_calib *c, un
 	for (k = 0; k < K_N; k++)
 		if (strcmp(line, key_names[k]) == 0)
 			break;
+	if (k == K_N && unprintable)
+		return fail(err, errlen, "line %u: a byte outside printable ASCII", lineno);
 	if (k == K_N)
 		return fail(err, errlen, "line %u: unknown key", lineno); /* no file content */
 	if (*seen & (1U << k))
 		return fail(err, errlen, "line %u: %s given twice", lineno, key_names[k]);
 	*seen |= 1U << k;
+	/* The key and " = " are printable: the byte is in the value. */
+	if (unprintable)
+		return fail(err, errlen,
+			    "line %u: invalid value of %s (a byte outside printable ASCII)", lineno,
+			    key_names[k]);
 	switch (k) {
 	case K_FORMAT:
 		r = strcmp(v, EIP93_CALIB_FORMAT) == 0 ? 0 : -1;
@@ -164,14 +184,12 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 		return fail(err, errlen, "truncated (no newline at the end)");
 	while (i < len) {
 		size_t n = 0;
-		int r;
+		int r, unprintable = 0;
 
 		lineno++;
 		while (i < len && buf[i] != '\n') {
-			unsigned char ch = (unsigned char)buf[i];
-
-			if (ch < 0x20 || ch == 0x7f)
-				return fail(err, errlen, "line %u: a control byte", lineno);
+			if (!printable((unsigned char)buf[i]))
+				unprintable = 1;
 			if (n + 1 >= sizeof(line))
 				return fail(err, errlen, "line %u: longer than %zu bytes", lineno,
 					    sizeof(line) - 1);
@@ -179,9 +197,11 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 		}
 		i++; /* the newline */
 		line[n] = '\0';
+		if (line[0] == '#' && unprintable)
+			return fail(err, errlen, "line %u: a byte outside printable ASCII", lineno);
 		if (n == 0 || line[0] == '#')
 			continue;
-		r = parse_line(line, lineno, c, &seen, err, errlen);
+		r = parse_line(line, lineno, unprintable, c, &seen, err, errlen);
 		if (r < 0)
 			return r;
 	}

@@ -223,9 +223,8 @@ static int parse_bool(const char *v, int *out)
 	return -EINVAL;
 }
 
-/* Plain decimal only: digits, no sign, no spaces, no hex or suffixes. */
-static int parse_dec(const char *v, unsigned long long lo, unsigned long long hi,
-		     unsigned long long *out)
+int eip93_config_parse_dec(const char *v, unsigned long long lo, unsigned long long hi,
+			   unsigned long long *out)
 {
 	unsigned long long n = 0;
 
@@ -317,7 +316,7 @@ int eip93_config_set(struct eip93_config *c, const char *key, const char *value,
 		break;
 	case EIP93_CFG_UINT:
 	case EIP93_CFG_SIZE:
-		r = parse_dec(value, k->min, k->max, &n);
+		r = eip93_config_parse_dec(value, k->min, k->max, &n);
 		if (r < 0)
 			return bad(err, errlen, k, value, r);
 		store_number(c, k, n);

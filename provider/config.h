@@ -146,6 +146,17 @@ extern const struct eip93_cfg_key eip93_config_table[EIP93_CONFIG_NKEYS];
 /* eip93_config_find() - the row of key @name, or NULL. */
 const struct eip93_cfg_key *eip93_config_find(const char *name);
 
+/**
+ * eip93_config_parse_dec() - a plain decimal number in [@lo, @hi].
+ * @v: digits only: no sign, no spaces, no hex, no suffix
+ *
+ * Also what eip93-doctor's numeric options accept.
+ * Return: 0 with *@out set, -EINVAL (not plain decimal, or empty) or -ERANGE
+ * (outside [@lo, @hi], however many digits).
+ */
+int eip93_config_parse_dec(const char *v, unsigned long long lo, unsigned long long hi,
+			   unsigned long long *out);
+
 /* eip93_config_number() - the value of a bool, number or choice key in @c. */
 unsigned long long eip93_config_number(const struct eip93_config *c, const struct eip93_cfg_key *k);
 

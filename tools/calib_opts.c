@@ -10,10 +10,17 @@
 
 #include "../alg/engine.h"
 #include "../detect/detect.h"
+#include "../provider/config.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
 #endif
+
+/* What --rounds and --time-ms accept. */
+#define ROUNDS_MIN 3
+#define ROUNDS_MAX 99
+#define TIME_MS_MIN 1
+#define TIME_MS_MAX 10000
 
 /* Does @kalg bind on AF_ALG (@cdev 0) or /dev/crypto (1)?  0 or -errno. */
 static int probe(int cdev, const char *kalg)
@@ -102,8 +109,8 @@ static void usage(FILE *f)
 		"prints the table\nand writes the calibration the provider reads (default %s).\n"
 		"ChaCha20-Poly1305 of the same libcrypto is measured beside them as a reference "
 		"(never routed):\nthe doctor's recommendation is made from it.\n"
-		"  --rounds N     rounds (medians; at least 3, default 5)\n"
-		"  --time-ms MS   time per measurement (default 200)\n"
+		"  --rounds N     rounds (medians; 3 to 99, default 5)\n"
+		"  --time-ms MS   milliseconds per measurement (1 to 10000, default 200)\n"
 		"  --quick        --rounds 3 --time-ms 30 (tests)\n"
 		"  --dry-run      print the table and the verdict, write nothing\n"
 		"  --if-needed    only when the calibration is absent, invalid or stale "
@@ -111,6 +118,24 @@ static void usage(FILE *f)
 		"Exit status: 0 written, 1 error, 2 usage, 3 the engine is not available here "
 		"(nothing written).\n",
 		EIP93_CALIBRATION_FILE);
+}
+
+/* @arg of option @opt as plain decimal in [@lo, @hi]; else -1 after naming both and the usage. */
+static int number(const char *opt, const char *arg, unsigned int lo, unsigned int hi,
+		  unsigned int *out)
+{
+	unsigned long long n;
+
+	if (eip93_config_parse_dec(arg, lo, hi, &n) < 0) {
+		fprintf(stderr,
+			"eip93-doctor calibrate: invalid %s \"%s\" (expected a decimal number from "
+			"%u to %u)\n",
+			opt, arg, lo, hi);
+		usage(stderr);
+		return -1;
+	}
+	*out = (unsigned int)n;
+	return 0;
 }
 
 int calib_parse_opts(int argc, char **argv, struct calib_opts *o)
@@ -138,10 +163,12 @@ int calib_parse_opts(int argc, char **argv, struct calib_opts *o)
 			o->plot = optarg;
 			break;
 		case 'r':
-			o->rounds = (unsigned int)strtoul(optarg, NULL, 10);
+			if (number("--rounds", optarg, ROUNDS_MIN, ROUNDS_MAX, &o->rounds) < 0)
+				return -1;
 			break;
 		case 't':
-			o->time_ms = (unsigned int)strtoul(optarg, NULL, 10);
+			if (number("--time-ms", optarg, TIME_MS_MIN, TIME_MS_MAX, &o->time_ms) < 0)
+				return -1;
 			break;
 		case 'n':
 			o->dry_run = 1;
@@ -161,8 +188,8 @@ int calib_parse_opts(int argc, char **argv, struct calib_opts *o)
 			return -1;
 		}
 	}
-	if (optind != argc || o->rounds < 3 || o->rounds > 99 || o->time_ms < 1 ||
-	    o->time_ms > 10000 || o->output[0] != '/') {
+	if (optind != argc || o->rounds < ROUNDS_MIN || o->rounds > ROUNDS_MAX ||
+	    o->time_ms < TIME_MS_MIN || o->time_ms > TIME_MS_MAX || o->output[0] != '/') {
 		usage(stderr);
 		return -1;
 	}

@@ -3,10 +3,12 @@
 # The calibration on the host, with the test-hooks build and its user-space
 # fake engine (EIP93_TEST_ENGINE=fake) standing in for the kernel: the
 # command end to end (table, verdict, the file; the window is what the table
-# implies), the provider reading it (calibrated, off, stale, corrupt), the
-# command refusing to write without permission before measuring anything,
-# --dry-run, the new config keys' errors (the application keeps working), and
-# engine-backend in a config file choosing the backend the gate probes.
+# implies), the provider reading it (calibrated, off, stale, corrupt, bytes
+# outside printable ASCII), the command refusing to write without permission
+# before measuring anything, --dry-run, its numeric options refused unless
+# plain decimal in range, the new config keys' errors (the application keeps
+# working), and engine-backend in a config file choosing the backend the gate
+# probes.
 # usage: host.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
 set -euo pipefail
 doctor=$1 openssl=$2 hooks=$3 data=$4
@@ -102,6 +104,14 @@ expect "corrupt: disabled, names the file and the problem" \
   "(disabled: calibration file $tmp/corrupt.cal is invalid (corrupt: line" "verdict given twice"
 out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -cipher-algorithms 2>&1)
 grep -q 'aes-256-gcm.*@ default' <<<"$out" && ok "corrupt: AES-GCM still there (default provider)" || bad "cipher list"
+sed 's/^kernel-release = .*/kernel-release = 6.1\x9b31mX\xff/' "$cal" >"$tmp/high.cal"
+conf "calibration-file = $tmp/high.cal"
+expect "bytes 0x9b, 0xff in a value: corrupt, the key named" \
+  "(disabled: calibration file $tmp/high.cal is invalid (corrupt: line" \
+  "invalid value of kernel-release (a byte outside printable ASCII)"
+out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -providers -verbose 2>&1; gate) || true
+! LC_ALL=C grep -q '[^[:print:]]' <<<"$out" && ok "bytes 0x9b, 0xff in a value: the name and status are printable ASCII" ||
+  { bad "not printable ASCII:"; LC_ALL=C sed -n 'l' <<<"$out"; }
 conf "calibration-file = $tmp/none-such"
 [[ "$(gate)" == *"calibration: uncalibrated (no $tmp/none-such"* ]] && ok "absent: uncalibrated" || bad "absent: $(gate)"
 
@@ -127,6 +137,19 @@ rc=0
 rc=0
 "$doctor" calibrate --rounds 2 >/dev/null 2>&1 || rc=$?
 [[ $rc -eq 2 ]] && ok "--rounds 2: usage error (3 needed to judge noise)" || bad "--rounds 2 exit $rc"
+# Plain decimal in range only (no engine here: a value taken would end in exit 3, not 2).
+for arg in '--rounds 4294967299' '--rounds 5x' '--time-ms 200ms'; do
+  rc=0
+  # shellcheck disable=SC2086 # the option and its value, split on purpose
+  EIP93_TEST_ENGINE='' "$doctor" calibrate $arg --dry-run >"$tmp/out" 2>"$tmp/err" || rc=$?
+  [[ $rc -eq 2 ]] && grep -q '^usage: eip93-doctor calibrate' "$tmp/err" && ! grep -q 'rounds of' "$tmp/out" &&
+    ok "$arg: usage error, nothing measured" || { bad "$arg: exit $rc"; cat "$tmp/out" "$tmp/err"; }
+done
+rc=0
+"$doctor" calibrate --rounds 4 --time-ms 1 --dry-run --output "$tmp/dry/cal" >"$tmp/out" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] && grep -q '^eip93-doctor calibrate: .*, 4 rounds of 1 ms per measurement' "$tmp/out" &&
+  grep -qF "composition $C: 4 rounds" "$tmp/out" && ok "--rounds 4 --time-ms 1: taken" ||
+  { bad "--rounds 4 --time-ms 1: exit $rc"; cat "$tmp/out"; }
 rc=0
 EIP93_TEST_ENGINE='' OPENSSL_MODULES=$hooks "$doctor" calibrate --quick --output "$tmp/absent/cal" >"$tmp/out" 2>&1 || rc=$?
 [[ $rc -eq 3 && ! -e "$tmp/absent/cal" ]] && grep -q 'engine is not available here' "$tmp/out" &&

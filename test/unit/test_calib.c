@@ -2,7 +2,7 @@
 /*
  * provider/calib.c: the calibration file.  What the calibration command
  * writes parses back to the same values; anything hand-mangled (unknown or
- * repeated keys, missing keys, bad values, control bytes, truncation,
+ * repeated keys, missing keys, bad values, bytes outside printable ASCII, truncation,
  * inconsistent verdicts) is corrupt with a message naming what is wrong
  * (never quoting the file's content); staleness compares the kernel
  * release, OpenSSL and provider versions; the file is followed only when
@@ -123,7 +123,7 @@ static void test_corrupt(void)
 	CORRUPT(1, "date = 2026",
 		"date = \x01"
 		"2026",
-		"a control byte");
+		"invalid value of date (a byte outside printable ASCII)");
 	CORRUPT(1, "provider-version = 0.1.0",
 		"provider-version = ", "invalid value of provider-version");
 	/* Truncated in the middle of a line. */
@@ -247,6 +247,87 @@ static void test_no_content(void)
 	buf[700] = '\n';
 	CHECK_EQ_INT(eip93_calib_parse(buf, 701, &c, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "S3CRET") == NULL && strstr(err, "SSS") == NULL);
+}
+
+/* Is every byte of @s printable ASCII (0x20-0x7e)? */
+static int all_printable(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			return 0;
+	return 1;
+}
+
+/*
+ * Text values are printable ASCII only: a byte from 0x80 to 0xff (0x9b is
+ * CSI on 8-bit terminals, 0xff is never UTF-8), a control byte or DEL in a
+ * value makes the file corrupt, the key named, the value not quoted, the
+ * error printable ASCII; the same bytes in a key or a comment too.
+ */
+static void test_printable(void)
+{
+	static const char *const values[] = {
+		"6.1\x9b"
+		"31mX\xff",
+		"6.1\x80",
+		"\xc3\xa9",
+		"6.1\x7f",
+		"6.1\x1b[31m",
+		"6.1\t0",
+	};
+	static const struct {
+		const char *from, *to, *msg;
+	} elsewhere[] = {
+		{ "date = ", "dat\xe9 = x\ndate = ", "line 4: a byte outside printable ASCII" },
+		{ "date = ", "\x9b\ndate = ", "line 4: a byte outside printable ASCII" },
+		{ "date = ", "# m\xc3\xa9sure\ndate = ", "line 4: a byte outside printable ASCII" },
+		{ "verdict = engine", "verdict = engine\xff", "invalid value of verdict" },
+		{ "min-size = 8192", "min-size = 8192\x9b", "invalid value of min-size" },
+	};
+	char err[256], text[4096], path[] = "/tmp/eip93-calib-high-XXXXXX";
+	struct eip93_calib_load l;
+	struct eip93_calib a;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		char to[64];
+
+		snprintf(to, sizeof(to), "kernel-release = %s\n", values[i]);
+		err[0] = '\0';
+		CHECK_EQ_INT(mangled(1, "kernel-release = 6.1.0-57-amd64\n", to, err, sizeof(err)),
+			     -EINVAL);
+		CHECK(strstr(err, "line 5: invalid value of kernel-release (a byte outside "
+				  "printable ASCII)") != NULL);
+		CHECK(all_printable(err) && strstr(err, "6.1") == NULL);
+		if (strstr(err, "invalid value of kernel-release") == NULL)
+			fprintf(stderr, "  value %zu: got \"%s\"\n", i, err);
+	}
+	for (size_t i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++) {
+		err[0] = '\0';
+		CHECK_EQ_INT(mangled(1, elsewhere[i].from, elsewhere[i].to, err, sizeof(err)),
+			     -EINVAL);
+		CHECK(strstr(err, elsewhere[i].msg) != NULL && all_printable(err));
+		if (strstr(err, elsewhere[i].msg) == NULL)
+			fprintf(stderr, "  %s: got \"%s\"\n", elsewhere[i].msg, err);
+	}
+	/* Loaded from a file: invalid, and the error the status shows is printable ASCII. */
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	sample(&a, 1);
+	strcpy(a.kernel, "6.1\x9b"
+			 "31mX\xff");
+	CHECK(eip93_calib_format(&a, NULL, text, sizeof(text)) > 0);
+	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	eip93_calib_load(path, &l);
+	CHECK_EQ_INT(l.state, EIP93_CALIB_INVALID);
+	CHECK(strstr(l.error, "corrupt: line 5: invalid value of kernel-release") != NULL);
+	CHECK(all_printable(l.error));
+	if (!all_printable(l.error) || l.state != EIP93_CALIB_INVALID)
+		fprintf(stderr, "  loaded: state %d, error \"%s\"\n", (int)l.state, l.error);
+	unlink(path);
 }
 
 static void write_file(const char *path, const char *text, mode_t mode)
@@ -396,6 +477,7 @@ int main(void)
 	test_stale();
 	test_load();
 	test_no_content();
+	test_printable();
 	test_load_trust();
 	return check_done("test_calib");
 }
