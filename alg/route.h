@@ -11,9 +11,10 @@
  *     process's sandbox, the key's open and known-answer check, the
  *     engine's answer, a replay).
  * Both are pure, so host tests drive them through every shape (test_route).
- * The engine message pipeline (pipeline.c) is their only caller on the data
- * path; the side effects of an outcome (error and fault accounting, the
- * engine switched off) are key.c's.  docs/contract.md "Eligible messages".
+ * The engine message pipeline (pipeline.h, inline) is their only caller on
+ * the data path; the side effects of an outcome (error and fault accounting,
+ * the engine switched off) are account.c's.  docs/contract.md "Eligible
+ * messages".
  */
 #ifndef EIP93_ROUTE_H
 #define EIP93_ROUTE_H
