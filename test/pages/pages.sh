@@ -12,6 +12,8 @@
 set -u
 check=$1 shim=$2 kgcm=$3
 pass=0 fail=0
+lines=$(mktemp)
+trap 'rm -f "$lines"' EXIT
 run() { # LABEL ENV... -- ARGS...
   label=$1
   shift
@@ -24,6 +26,7 @@ run() { # LABEL ENV... -- ARGS...
   else
     fail=$((fail + 1)); echo "FAIL $out"
   fi
+  echo "$out" | grep '^pages: ' >>"$lines"
 }
 # Buffers (input offset, output offset or "inplace") per AAD length.
 layout() {
@@ -68,5 +71,11 @@ for dir in enc dec; do
     done
   done
 done
+# The table: per road, composition and fault, over both directions and every AAD and layout.
+echo "# road/composition/fault                       runs messages caught wrong plain_or_stale"
+awk '{ split($0, f, " "); k = f[2]; runs[k]++
+       for (i = 3; i <= NF; i++) { split($i, kv, "="); v[k, kv[1]] += kv[2] } }
+     END { for (k in runs) printf "# %-44s %4d %8d %6d %5d %14d\n", k, runs[k], v[k, "messages"],
+                  v[k, "caught"], v[k, "wrong"], v[k, "plain_or_stale"] }' "$lines" | sort
 echo "pages: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
