@@ -152,6 +152,16 @@ kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)\ntag-check = 64\n")
     set_tests_properties(cdev_proc_${name} PROPERTIES LABELS "host;cryptodev" ENVIRONMENT "${env}")
   endforeach()
 
+  # Provider instances sharing the process's descriptor: two probing at once (6000 rounds),
+  # then 8000 probes while another instance's last key closes again and again; every gate
+  # binds ctr(aes-eip93) via /dev/crypto, and no descriptor is left.
+  add_executable(eip93-cdev-race ${CMAKE_CURRENT_LIST_DIR}/cdev_race.c)
+  eip93_target_flags(eip93-cdev-race)
+  target_link_libraries(eip93-cdev-race PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
+  add_test(NAME cdev_race COMMAND eip93-cdev-race 6000 8000)
+  set_tests_properties(cdev_race PROPERTIES LABELS "host;cryptodev" TIMEOUT 300 ENVIRONMENT
+    "${CDEV_DIFF_ENV};LD_PRELOAD=$<TARGET_FILE:eip93-cdev-shim>")
+
   # A short fuzz run on this backend: the replay of the checked-in corpus, reproducers and
   # integrity inputs (test/fuzz) over the stand-in (the harness's own setenv of
   # EIP93_TEST_ENGINE=fake turned into cryptodev by the shim; its fake fault plans are then
