@@ -54,6 +54,27 @@
  * ENOMEM, ENOBUFS, EMFILE, ENFILE and EFAULT say nothing about the engine;
  * anything else (EINVAL, EIO, ENODEV, ...) does.
  *
+ * Page layout (m->pages, alg/engine.h; the module's source is the
+ * reference): CIOCCRYPT (main.c crypto_run) runs zero copy when it can:
+ * __crypto_run_zc() has zc.c get_userbuf() pin the caller's src and dst
+ * pages and hands the engine scatterlists over them (one list when src is
+ * dst), so the engine reads and writes the caller's pages, breaking where
+ * their addresses do.  When the transform's alignmask rejects either
+ * address, or pinning fails, it runs __crypto_run_std() instead: one kernel
+ * page (__get_free_page) as a bounce buffer, filled, run in place and
+ * copied back in PAGE_SIZE chunks from payload offset 0, so the engine's
+ * buffer breaks at payload offsets k * PAGE_SIZE.  Which of the two ran is
+ * not visible from user space (the alignmask may be known, a failed pin
+ * is not), so a CIOCCRYPT reports all three: the phases of m->in and
+ * m->out and phase 0.  CIOCAUTHCRYPT (authenc.c crypto_auth_run,
+ * crypto_auth_zc_aead) has no bounce path: it pins the src and dst pages it
+ * is given (get_userbuf(); a failure is an error) and copies the AAD into
+ * a kernel page of its own, chained before them, so the payload starts a
+ * new scatterlist entry at its user page offset and the AAD moves no page
+ * boundary of it; it reports the phases of the src and dst it passed: the
+ * caller's buffers or gcm_request()'s own buffer.  A request with no
+ * payload reports nothing.
+ *
  * Keys: the session is created from the caller's key bytes directly; this
  * backend makes no copy of a key (the module copies it into the kernel's
  * transform), so there is nothing of it to cleanse here.
@@ -393,6 +414,10 @@ static int gcm_request(struct eip93_engine_key *k, const struct eip93_engine_msg
 		a.len = (uint32_t)blen;
 	}
 	r = xioctl(p->fd, EIP93_CIOCAUTHCRYPT, &a);
+	if (r == 0 && m->len != 0) {
+		eip93_engine_pages_buf(m->pages, a.src);
+		eip93_engine_pages_buf(m->pages, a.dst);
+	}
 	if (direct)
 		return r;
 	if (r == 0) {
@@ -424,6 +449,7 @@ static int cd_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, 
 	const struct cdev_key *p = usable(k, 1);
 	struct eip93_cdev_crypt c;
 	unsigned char ctrblk[EIP93_ENGINE_CTRBLK];
+	int r;
 
 	(void)enc;
 	if (p == NULL)
@@ -438,7 +464,13 @@ static int cd_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, 
 	c.src = (unsigned char *)m->in; /* read only (unless it is m->out) */
 	c.dst = m->out;
 	c.iv = ctrblk;
-	return xioctl(p->fd, EIP93_CIOCCRYPT, &c);
+	r = xioctl(p->fd, EIP93_CIOCCRYPT, &c);
+	if (r == 0 && m->len != 0) {
+		eip93_engine_pages_buf(m->pages, m->in); /* zero copy: the caller's pages */
+		eip93_engine_pages_buf(m->pages, m->out);
+		eip93_engine_pages_add(m->pages, 0); /* the bounce page, from payload offset 0 */
+	}
+	return r;
 }
 
 static unsigned int cd_resources(void)

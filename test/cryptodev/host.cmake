@@ -14,6 +14,17 @@ target_link_options(test_cryptodev PRIVATE -Wl,--wrap=open,--wrap=openat,--wrap=
 add_test(NAME test_cryptodev COMMAND test_cryptodev)
 set_tests_properties(test_cryptodev PROPERTIES LABELS "host;unit;cryptodev")
 
+# alg/cryptodev.c's page layout: the phases each request reports for the
+# buffers it handed the module, on a stand-in that records them.
+add_executable(test_cdev_pages ${CMAKE_CURRENT_LIST_DIR}/test_cdev_pages.c
+               ${PROJECT_SOURCE_DIR}/alg/cryptodev.c)
+eip93_target_flags(test_cdev_pages)
+target_include_directories(test_cdev_pages PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(test_cdev_pages PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
+target_link_options(test_cdev_pages PRIVATE -Wl,--wrap=open,--wrap=openat,--wrap=ioctl,--wrap=close)
+add_test(NAME test_cdev_pages COMMAND test_cdev_pages)
+set_tests_properties(test_cdev_pages PROPERTIES LABELS "host;unit;cryptodev")
+
 # The pinned cryptodev-linux source (never part of this repository): beside
 # the checkout as ../shared/third_party, or the workplace's copy.  A test
 # build that cannot find it registers a test that fails, saying so: the
