@@ -480,6 +480,11 @@ static void test_backends(void)
 	       "gcm-aes-lib, not the engine");
 	HAS(g, " - /dev/crypto: the kernel serves these with another driver");
 	CHECK(strstr(g.status, "kernel: AF_ALG") < strstr(g.status, "/dev/crypto"));
+	/* A driver named beside another error is not "served by": the probe's own answer counts. */
+	cdev_err[0] = EIO;
+	g = decide_k(NULL, "7.2.13");
+	HAS(g, "; kernel: /dev/crypto session ctr(aes-eip93): errno 5");
+	CHECK(strstr(g.status, "served by ctr-aes-aesni") == NULL);
 
 	/* No /dev/crypto: one line for the device, the module to load, no more opens. */
 	all_fail(cdev_err, ENOENT);
