@@ -13,17 +13,21 @@
  * is therefore used only when CIOCGSESSINFO names, as its driver, exactly the
  * kernel algorithm the gate bound.  Any other driver (ctr-aes-aesni,
  * gcm-aes-lib, ...) is refused with -ENODEV, at the probe and at every key
- * open, and the probe keeps the name it found for the gate's status
- * (eip93_cryptodev_last_driver(), alg/cryptodev.h).  -ENOENT stays what
+ * open, and the probe hands the name it found to its caller, for the
+ * gate's status (eip93_cryptodev_probe(), alg/cryptodev.h).  -ENOENT stays what
  * open(2) says of a missing /dev/crypto (the module not loaded), -EACCES an
  * unreadable one.
  *
  * Processes (docs/contract.md "Processes and secrets"): one /dev/crypto
  * descriptor per process, opened lazily (at the first key open, or for the
  * gate's probe; never at provider load) and closed again whenever no key
- * holds a session (after a probe, and at the last key's close), O_CLOEXEC,
- * and never under a seccomp filter (the probe and the open ask
- * eip93_sandboxed(); alg/key.c asks it too before any key opens).  Sessions belong to the open file, which a forked child
+ * holds a session and no probe uses it (after the last probe, and at the
+ * last key's close), O_CLOEXEC, and never under a seccomp filter (the probe
+ * and the open ask eip93_sandboxed(); alg/key.c asks it too before any key
+ * opens).  Every provider instance of the process shares it: a probe counts
+ * itself among its users while it holds it (under the descriptor's lock),
+ * so another instance's probe or last key close never closes it under the
+ * probe.  Sessions belong to the open file, which a forked child
  * shares with its parent: the child must neither use nor free them.  A
  * pthread_atfork child handler closes the child's copy of the descriptor
  * and starts a new generation; a key whose session is of an older
@@ -49,6 +53,27 @@
  * (eip93_route_resource_error(), alg/route.h; accounting in alg/account.c):
  * ENOMEM, ENOBUFS, EMFILE, ENFILE and EFAULT say nothing about the engine;
  * anything else (EINVAL, EIO, ENODEV, ...) does.
+ *
+ * Page layout (m->pages, alg/engine.h; the module's source is the
+ * reference): CIOCCRYPT (main.c crypto_run) runs zero copy when it can:
+ * __crypto_run_zc() has zc.c get_userbuf() pin the caller's src and dst
+ * pages and hands the engine scatterlists over them (one list when src is
+ * dst), so the engine reads and writes the caller's pages, breaking where
+ * their addresses do.  When the transform's alignmask rejects either
+ * address, or pinning fails, it runs __crypto_run_std() instead: one kernel
+ * page (__get_free_page) as a bounce buffer, filled, run in place and
+ * copied back in PAGE_SIZE chunks from payload offset 0, so the engine's
+ * buffer breaks at payload offsets k * PAGE_SIZE.  Which of the two ran is
+ * not visible from user space (the alignmask may be known, a failed pin
+ * is not), so a CIOCCRYPT reports all three: the phases of m->in and
+ * m->out and phase 0.  CIOCAUTHCRYPT (authenc.c crypto_auth_run,
+ * crypto_auth_zc_aead) has no bounce path: it pins the src and dst pages it
+ * is given (get_userbuf(); a failure is an error) and copies the AAD into
+ * a kernel page of its own, chained before them, so the payload starts a
+ * new scatterlist entry at its user page offset and the AAD moves no page
+ * boundary of it; it reports the phases of the src and dst it passed: the
+ * caller's buffers or gcm_request()'s own buffer.  A request with no
+ * payload reports nothing.
  *
  * Keys: the session is created from the caller's key bytes directly; this
  * backend makes no copy of a key (the module copies it into the kernel's
@@ -76,14 +101,14 @@
 
 /*
  * Process-wide by nature: the descriptor, its generation (a new one in
- * each forked child), the sessions held (for the cap) and the driver the
- * last probe found.
+ * each forked child), the sessions held (for the cap) and the probes using
+ * the descriptor now (under cd_lock; they keep it open, as a session does).
  */
 static pthread_mutex_t cd_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int cd_fd = -1;
 static atomic_uint cd_gen;
 static atomic_uint cd_sessions;
-static char cd_driver[EIP93_CDEV_NAME_MAX];
+static unsigned int cd_probes;
 static pthread_once_t cd_once = PTHREAD_ONCE_INIT;
 
 /* One key's session. */
@@ -112,6 +137,7 @@ static void atfork_child(void)
 		close(fd);
 	atomic_fetch_add(&cd_gen, 1);
 	atomic_store(&cd_sessions, 0);
+	cd_probes = 0; /* the probing threads are the parent's */
 	pthread_mutex_unlock(&cd_lock);
 }
 
@@ -120,8 +146,12 @@ static void atfork_register(void)
 	(void)pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
-/* The process's descriptor, opened on first use; its generation in @gen.  fd or -errno. */
-static int cdev_fd(unsigned int *gen)
+/*
+ * The process's descriptor, opened on first use; its generation in @gen.
+ * @probe: count the caller among the probes holding it (it stays open
+ * until probe_done()).  fd or -errno.
+ */
+static int cdev_fd(unsigned int *gen, int probe)
 {
 	int fd, err = 0;
 
@@ -137,6 +167,8 @@ static int cdev_fd(unsigned int *gen)
 		else
 			atomic_store(&cd_fd, fd);
 	}
+	if (err == 0 && probe)
+		cd_probes++;
 	*gen = atomic_load(&cd_gen);
 	pthread_mutex_unlock(&cd_lock);
 	return err < 0 ? err : fd;
@@ -194,63 +226,62 @@ static int new_session(int fd, const char *kalg, const unsigned char *key, size_
 	return 0;
 }
 
-size_t eip93_cryptodev_last_driver(char *buf, size_t n)
-{
-	size_t len;
-
-	if (n == 0)
-		return 0;
-	pthread_mutex_lock(&cd_lock);
-	len = strnlen(cd_driver, sizeof(cd_driver) - 1);
-	if (len >= n)
-		len = n - 1;
-	memcpy(buf, cd_driver, len);
-	buf[len] = '\0';
-	pthread_mutex_unlock(&cd_lock);
-	return len;
-}
-
 /*
- * With no session held, the descriptor closes again: a probe leaves nothing
- * open, and neither does the last key's close (so nothing stays open once
- * the keys are freed, nor after the provider is unloaded).  A key open
- * reserves its session before it asks for the descriptor, so none can be on
- * its way to this one.
+ * With no session held and no probe using it, the descriptor closes again:
+ * a probe leaves nothing open, and neither does the last key's close (so
+ * nothing stays open once the keys are freed, nor after the provider is
+ * unloaded).  A key open reserves its session before it asks for the
+ * descriptor, and a probe counts itself when it takes it (cdev_fd()), so
+ * neither can be on its way to, or using, the one this closes.
+ * @probe_done: the caller is a probe that is done with it.
  */
-static void close_if_idle(void)
+static void close_if_idle(int probe_done)
 {
 	int fd;
 
 	pthread_mutex_lock(&cd_lock);
+	if (probe_done && cd_probes > 0)
+		cd_probes--;
 	fd = atomic_load(&cd_fd);
-	if (fd >= 0 && atomic_load(&cd_sessions) == 0) {
+	if (fd >= 0 && atomic_load(&cd_sessions) == 0 && cd_probes == 0) {
 		atomic_store(&cd_fd, -1);
 		close(fd);
 	}
 	pthread_mutex_unlock(&cd_lock);
 }
 
-/* Does @kalg bind: a session of its type whose driver is @kalg?  0, -ENODEV or -errno. */
-static int cd_probe(const char *kalg)
+int eip93_cryptodev_probe(const char *kalg, char *driver, size_t n)
 {
 	static const unsigned char zero_key[16]; /* not a secret: the probe's key */
-	char driver[EIP93_CDEV_NAME_MAX] = "";
+	char found[EIP93_CDEV_NAME_MAX] = "";
 	unsigned int gen;
 	uint32_t ses;
 	int fd, r;
 
-	fd = cdev_fd(&gen);
-	if (fd < 0)
+	fd = cdev_fd(&gen, 1);
+	if (fd < 0) {
 		r = fd;
-	else
-		r = new_session(fd, kalg, zero_key, sizeof(zero_key), &ses, driver);
-	if (r == 0)
-		free_session(fd, ses);
-	pthread_mutex_lock(&cd_lock);
-	memcpy(cd_driver, driver, sizeof(cd_driver));
-	pthread_mutex_unlock(&cd_lock);
-	close_if_idle();
+	} else {
+		r = new_session(fd, kalg, zero_key, sizeof(zero_key), &ses, found);
+		if (r == 0)
+			free_session(fd, ses);
+		close_if_idle(1);
+	}
+	if (driver != NULL && n > 0) {
+		size_t len = strnlen(found, sizeof(found) - 1);
+
+		if (len >= n)
+			len = n - 1;
+		memcpy(driver, found, len);
+		driver[len] = '\0';
+	}
 	return r;
+}
+
+/* The ops table's probe: the same, the driver not wanted. */
+static int cd_probe(const char *kalg)
+{
+	return eip93_cryptodev_probe(kalg, NULL, 0);
 }
 
 static int cd_is_open(const struct eip93_engine_key *k)
@@ -270,7 +301,7 @@ static void cd_close(struct eip93_engine_key *k)
 	if (p->gen == atomic_load(&cd_gen)) {
 		free_session(p->fd, p->ses);
 		if (atomic_fetch_sub(&cd_sessions, 1) == 1)
-			close_if_idle();
+			close_if_idle(0);
 	}
 	free(p);
 	k->priv = NULL;
@@ -306,7 +337,7 @@ static int cd_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 		r = -ENOMEM;
 		goto err;
 	}
-	fd = cdev_fd(&p->gen);
+	fd = cdev_fd(&p->gen, 0);
 	if (fd < 0) {
 		r = fd;
 		goto err;
@@ -321,7 +352,7 @@ static int cd_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 err:
 	free(p);
 	if (atomic_fetch_sub(&cd_sessions, 1) == 1)
-		close_if_idle();
+		close_if_idle(0);
 	return r;
 }
 
@@ -383,6 +414,10 @@ static int gcm_request(struct eip93_engine_key *k, const struct eip93_engine_msg
 		a.len = (uint32_t)blen;
 	}
 	r = xioctl(p->fd, EIP93_CIOCAUTHCRYPT, &a);
+	if (r == 0 && m->len != 0) {
+		eip93_engine_pages_buf(m->pages, a.src);
+		eip93_engine_pages_buf(m->pages, a.dst);
+	}
 	if (direct)
 		return r;
 	if (r == 0) {
@@ -414,6 +449,7 @@ static int cd_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, 
 	const struct cdev_key *p = usable(k, 1);
 	struct eip93_cdev_crypt c;
 	unsigned char ctrblk[EIP93_ENGINE_CTRBLK];
+	int r;
 
 	(void)enc;
 	if (p == NULL)
@@ -428,7 +464,13 @@ static int cd_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, 
 	c.src = (unsigned char *)m->in; /* read only (unless it is m->out) */
 	c.dst = m->out;
 	c.iv = ctrblk;
-	return xioctl(p->fd, EIP93_CIOCCRYPT, &c);
+	r = xioctl(p->fd, EIP93_CIOCCRYPT, &c);
+	if (r == 0 && m->len != 0) {
+		eip93_engine_pages_buf(m->pages, m->in); /* zero copy: the caller's pages */
+		eip93_engine_pages_buf(m->pages, m->out);
+		eip93_engine_pages_add(m->pages, 0); /* the bounce page, from payload offset 0 */
+	}
+	return r;
 }
 
 static unsigned int cd_resources(void)

@@ -156,6 +156,8 @@ static inline const char *eip93_errno_name(int err)
 		return "ENFILE";
 	case ENOTSUP:
 		return "ENOTSUP";
+	case EBADF:
+		return "EBADF";
 	default:
 		return "errno";
 	}

@@ -173,6 +173,18 @@ static int calib_backend_mismatch(const struct eip93_gate_input *in, int measure
 	return 0;
 }
 
+/* What the calibration counts for: @st, and @fmt says so in words (g->calib).  Return: 0. */
+static int calib_say(struct eip93_gate *g, enum eip93_gate_calib st, const char *fmt, ...)
+{
+	va_list ap;
+
+	g->calib_state = st;
+	va_start(ap, fmt);
+	vsnprintf(g->calib, sizeof(g->calib), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
 /* Is the loaded calibration for this system?  Fills g->calib when it is not. */
 static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
@@ -180,36 +192,25 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 	const struct eip93_calib_facts *f = &in->facts;
 	char why[400];
 
-	if (f->kernel == NULL || f->openssl == NULL || f->provider == NULL) {
-		g->calib_state = EIP93_GATE_CALIB_STALE;
-		snprintf(g->calib, sizeof(g->calib),
-			 "stale: ignored (%s): this system's kernel, "
-			 "OpenSSL or provider version is unknown; using the defaults",
-			 in->calib->path);
-		return 0;
-	}
-	if (eip93_calib_stale(c, f, why, sizeof(why))) {
-		g->calib_state = EIP93_GATE_CALIB_STALE;
-		snprintf(g->calib, sizeof(g->calib),
-			 "stale: ignored (%s): %s; using the defaults "
-			 "(run eip93-doctor calibrate)",
-			 in->calib->path, why);
-		return 0;
-	}
-	if (in->cfg->kalg[0] != '\0' && strcmp(in->cfg->kalg, c->composition) != 0) {
-		g->calib_state = EIP93_GATE_CALIB_STALE;
-		snprintf(g->calib, sizeof(g->calib),
-			 "stale: ignored (%s): measured for %s, "
-			 "kernel-algorithm = %s in config; using the defaults",
-			 in->calib->path, c->composition, in->cfg->kalg);
-		return 0;
-	}
-	if (calib_backend_mismatch(in, c->backend, why, sizeof(why))) {
-		g->calib_state = EIP93_GATE_CALIB_STALE;
-		snprintf(g->calib, sizeof(g->calib), "stale: ignored (%s): %s; using the defaults",
-			 in->calib->path, why);
-		return 0;
-	}
+	if (f->kernel == NULL || f->openssl == NULL || f->provider == NULL)
+		return calib_say(g, EIP93_GATE_CALIB_STALE,
+				 "stale: ignored (%s): this system's kernel, OpenSSL or provider "
+				 "version is unknown; using the defaults",
+				 in->calib->path);
+	if (eip93_calib_stale(c, f, why, sizeof(why)))
+		return calib_say(g, EIP93_GATE_CALIB_STALE,
+				 "stale: ignored (%s): %s; using the defaults (run eip93-doctor "
+				 "calibrate)",
+				 in->calib->path, why);
+	if (in->cfg->kalg[0] != '\0' && strcmp(in->cfg->kalg, c->composition) != 0)
+		return calib_say(g, EIP93_GATE_CALIB_STALE,
+				 "stale: ignored (%s): measured for %s, kernel-algorithm = %s in "
+				 "config; using the defaults",
+				 in->calib->path, c->composition, in->cfg->kalg);
+	if (calib_backend_mismatch(in, c->backend, why, sizeof(why)))
+		return calib_say(g, EIP93_GATE_CALIB_STALE,
+				 "stale: ignored (%s): %s; using the defaults", in->calib->path,
+				 why);
 	g->calib_state = EIP93_GATE_CALIB_CURRENT;
 	return 1;
 }
@@ -441,7 +442,8 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 		if (k == EIP93_KALG_ID_CTR && in->ctr_usable != NULL && in->ctr_usable() != 0)
 			r = -ENOTSUP;
 		else
-			r = cdev ? in->cdev_probe(order[i].kalg) : probe(order[i].kalg);
+			r = cdev ? in->cdev_probe(order[i].kalg, driver, sizeof(driver))
+				 : probe(order[i].kalg);
 		if (k >= 0)
 			err[cdev][k] = -r;
 		used[cdev] = 1;
@@ -457,13 +459,11 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 			return 1;
 		}
 		errno_text(-r, e, sizeof(e));
-		if (cdev && r == -ENODEV && in->cdev_driver != NULL)
-			in->cdev_driver(driver, sizeof(driver));
 		tb[t] = order[i].backend;
 		if (!cdev)
 			snprintf(tried[t++], sizeof(tried[0]), "kernel: AF_ALG bind %s: %s",
 				 order[i].kalg, e);
-		else if (driver[0] != '\0')
+		else if (r == -ENODEV && driver[0] != '\0')
 			snprintf(tried[t++], sizeof(tried[0]),
 				 "kernel: /dev/crypto session %s: served by %s, not the engine",
 				 order[i].kalg, driver);
@@ -473,13 +473,12 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 			snprintf(tried[t++], sizeof(tried[0]), "kernel: /dev/crypto session %s: %s",
 				 order[i].kalg, e);
 		cdev_dead |= cdev && cdev_device_error(-r);
-		if (calib_first && i == 0) {
-			g->calib_state = EIP93_GATE_CALIB_STALE;
-			snprintf(g->calib, sizeof(g->calib),
-				 "stale: ignored (%s): its composition %s%s "
-				 "no longer binds (%s); using the defaults",
-				 in->calib->path, order[0].kalg, cdev ? " via /dev/crypto" : "", e);
-		}
+		if (calib_first && i == 0)
+			calib_say(g, EIP93_GATE_CALIB_STALE,
+				  "stale: ignored (%s): its composition %s%s no longer binds (%s); "
+				  "using the defaults",
+				  in->calib->path, order[0].kalg, cdev ? " via /dev/crypto" : "",
+				  e);
 	}
 	gate_kernel_off(in, g, tried, tb, t, (const int(*)[EIP93_NKALG])err, used);
 	return 0;
@@ -522,24 +521,16 @@ static int calib_state(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
 	const struct eip93_calib_load *cl = in->calib;
 
-	if (cl == NULL || cl->state == EIP93_CALIB_NONE) {
-		g->calib_state = EIP93_GATE_CALIB_UNUSED;
-		snprintf(g->calib, sizeof(g->calib), "not used (calibration-file = none)");
-		return 0;
-	}
-	if (cl->state == EIP93_CALIB_ABSENT) {
-		g->calib_state = EIP93_GATE_CALIB_ABSENT;
-		snprintf(g->calib, sizeof(g->calib),
-			 "uncalibrated (no %s; run eip93-doctor "
-			 "calibrate); using the defaults",
-			 cl->path);
-		return 0;
-	}
-	if (cl->state == EIP93_CALIB_INVALID) {
-		g->calib_state = EIP93_GATE_CALIB_INVALID;
-		snprintf(g->calib, sizeof(g->calib), "invalid: %s: %s", cl->path, cl->error);
-		return 0;
-	}
+	if (cl == NULL || cl->state == EIP93_CALIB_NONE)
+		return calib_say(g, EIP93_GATE_CALIB_UNUSED, "not used (calibration-file = none)");
+	if (cl->state == EIP93_CALIB_ABSENT)
+		return calib_say(
+			g, EIP93_GATE_CALIB_ABSENT,
+			"uncalibrated (no %s; run eip93-doctor calibrate); using the defaults",
+			cl->path);
+	if (cl->state == EIP93_CALIB_INVALID)
+		return calib_say(g, EIP93_GATE_CALIB_INVALID, "invalid: %s: %s", cl->path,
+				 cl->error);
 	return calib_current(in, g);
 }
 

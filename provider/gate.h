@@ -65,10 +65,9 @@ struct eip93_gate {
  * @backend: the backend to use, EIP93_BACKEND_*: AUTO follows @cfg's
  *	engine-backend; test builds' EIP93_TEST_ENGINE forces one
  * @probe: the AF_ALG backend's bind probe, 0 or -errno (NULL: eip93_kprobe_alg)
- * @cdev_probe: the /dev/crypto backend's probe, 0, -ENODEV (another driver
- *	serves it) or -errno (NULL: there is no /dev/crypto backend)
- * @cdev_driver: the driver @cdev_probe last found (eip93_cryptodev_last_driver;
- *	NULL: unknown)
+ * @cdev_probe: the /dev/crypto backend's probe (eip93_cryptodev_probe), 0,
+ *	-ENODEV (another driver serves it, named in @driver, @n bytes; may be
+ *	left "") or -errno (NULL: there is no /dev/crypto backend)
  * @ctr_usable: can ctr(aes-eip93) be composed here (eip93_compose_selftest), 0
  *	when it can (NULL: yes)
  * @calib: the calibration file as read (NULL: none configured)
@@ -85,8 +84,7 @@ struct eip93_gate_input {
 	unsigned long hwcap;
 	int backend;
 	int (*probe)(const char *kalg);
-	int (*cdev_probe)(const char *kalg);
-	size_t (*cdev_driver)(char *buf, size_t n);
+	int (*cdev_probe)(const char *kalg, char *driver, size_t n);
 	int (*ctr_usable)(void);
 	const struct eip93_calib_load *calib;
 	struct eip93_calib_facts facts;

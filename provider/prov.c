@@ -231,10 +231,8 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		in.backend = p->test_backend;
 		in.probe = p->env.engine->probe;
 		/* The fake stands in for AF_ALG alone; the product has both backends. */
-		if (p->env.engine == &eip93_engine_afalg) {
-			in.cdev_probe = eip93_engine_cryptodev.probe;
-			in.cdev_driver = eip93_cryptodev_last_driver;
-		}
+		if (p->env.engine == &eip93_engine_afalg)
+			in.cdev_probe = eip93_cryptodev_probe;
 		in.ctr_usable = eip93_compose_selftest;
 		eip93_calib_load(p->cfg.calib_file, &p->calib);
 		in.calib = &p->calib;

@@ -110,8 +110,7 @@ static int cdev_sessions(const char *kalg, int err[EIP93_NKALG], char *driver, s
 
 		if (kalg[0] != '\0' && strcmp(kalg, eip93_kalg_names[i]) != 0)
 			continue;
-		err[i] = -eip93_engine_cryptodev.probe(eip93_kalg_names[i]);
-		eip93_cryptodev_last_driver(d, sizeof(d));
+		err[i] = -eip93_cryptodev_probe(eip93_kalg_names[i], d, sizeof(d));
 		if (err[i] == 0) {
 			doctor_fact(cdev_label[i], "%s: ok (driver %s)", eip93_kalg_names[i], d);
 			return i;

@@ -14,6 +14,17 @@ target_link_options(test_cryptodev PRIVATE -Wl,--wrap=open,--wrap=openat,--wrap=
 add_test(NAME test_cryptodev COMMAND test_cryptodev)
 set_tests_properties(test_cryptodev PROPERTIES LABELS "host;unit;cryptodev")
 
+# alg/cryptodev.c's page layout: the phases each request reports for the
+# buffers it handed the module, on a stand-in that records them.
+add_executable(test_cdev_pages ${CMAKE_CURRENT_LIST_DIR}/test_cdev_pages.c
+               ${PROJECT_SOURCE_DIR}/alg/cryptodev.c)
+eip93_target_flags(test_cdev_pages)
+target_include_directories(test_cdev_pages PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(test_cdev_pages PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
+target_link_options(test_cdev_pages PRIVATE -Wl,--wrap=open,--wrap=openat,--wrap=ioctl,--wrap=close)
+add_test(NAME test_cdev_pages COMMAND test_cdev_pages)
+set_tests_properties(test_cdev_pages PROPERTIES LABELS "host;unit;cryptodev")
+
 # The pinned cryptodev-linux source (never part of this repository): beside
 # the checkout as ../shared/third_party, or the workplace's copy.  A test
 # build that cannot find it registers a test that fails, saying so: the
@@ -152,6 +163,16 @@ kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)\ntag-check = 64\n")
     endif()
     set_tests_properties(cdev_proc_${name} PROPERTIES LABELS "host;cryptodev" ENVIRONMENT "${env}")
   endforeach()
+
+  # Provider instances sharing the process's descriptor: two probing at once (6000 rounds),
+  # then 8000 probes while another instance's last key closes again and again; every gate
+  # binds ctr(aes-eip93) via /dev/crypto, and no descriptor is left.
+  add_executable(eip93-cdev-race ${CMAKE_CURRENT_LIST_DIR}/cdev_race.c)
+  eip93_target_flags(eip93-cdev-race)
+  target_link_libraries(eip93-cdev-race PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
+  add_test(NAME cdev_race COMMAND eip93-cdev-race 6000 8000)
+  set_tests_properties(cdev_race PROPERTIES LABELS "host;cryptodev" TIMEOUT 300 ENVIRONMENT
+    "${CDEV_DIFF_ENV};LD_PRELOAD=$<TARGET_FILE:eip93-cdev-shim>")
 
   # A short fuzz run on this backend: the replay of the checked-in corpus, reproducers and
   # integrity inputs (test/fuzz) over the stand-in (the harness's own setenv of

@@ -290,14 +290,24 @@ static int kopen(struct eip93_engine_key *k, const char *kalg, size_t keylen, un
 	return E->key_open(k, &c, key32, keylen);
 }
 
-static void check_driver(const char *want)
+/*
+ * eip93_cryptodev_probe(@kalg) answers @want and names @driver in the caller's buffer
+ * (truncated to a small one), as the ops table's probe answers @want.
+ */
+static void check_driver(const char *kalg, int want, const char *driver)
 {
-	char d[EIP93_CDEV_NAME_MAX];
+	char d[EIP93_CDEV_NAME_MAX], small[5];
 
-	eip93_cryptodev_last_driver(d, sizeof(d));
-	CHECK(strcmp(d, want) == 0);
-	if (strcmp(d, want) != 0)
-		fprintf(stderr, "  last driver '%s', expected '%s'\n", d, want);
+	memset(d, 'x', sizeof(d));
+	CHECK_EQ_INT(eip93_cryptodev_probe(kalg, d, sizeof(d)), want);
+	CHECK(strcmp(d, driver) == 0);
+	if (strcmp(d, driver) != 0)
+		fprintf(stderr, "  driver '%s', expected '%s'\n", d, driver);
+	memset(small, 'x', sizeof(small));
+	CHECK_EQ_INT(eip93_cryptodev_probe(kalg, small, sizeof(small)), want);
+	CHECK(strncmp(small, driver, 4) == 0 && small[strnlen(driver, 4)] == '\0');
+	CHECK_EQ_INT(eip93_cryptodev_probe(kalg, NULL, 0), want);
+	CHECK_EQ_INT(E->probe(kalg), want);
 }
 
 static void probes(void)
@@ -310,21 +320,21 @@ static void probes(void)
 	CHECK(open_flags & O_CLOEXEC);
 	CHECK_EQ_INT(open_flags & O_ACCMODE, O_RDWR);
 	CHECK_EQ_INT(last_cipher, EIP93_CDEV_AES_CTR);
-	check_driver(CTR);
+	check_driver(CTR, 0, CTR);
 	CHECK_EQ_INT(live, 0); /* the probe's session freed */
 	CHECK_EQ_INT(ndev, 0); /* and the descriptor closed */
 	CHECK_EQ_INT(E->resources(), 0);
 	CHECK_EQ_INT(E->probe(GCM), 0);
 	CHECK_EQ_INT(last_cipher, EIP93_CDEV_AES_GCM);
-	check_driver(GCM);
+	check_driver(GCM, 0, GCM);
 
 	/* Another driver behind the generic name: refused, and named. */
 	snprintf(drv_ctr, sizeof(drv_ctr), "ctr-aes-aesni");
 	CHECK_EQ_INT(E->probe(CTR), -ENODEV);
-	check_driver("ctr-aes-aesni");
+	check_driver(CTR, -ENODEV, "ctr-aes-aesni");
 	snprintf(drv_gcm, sizeof(drv_gcm), "gcm-aes-lib");
 	CHECK_EQ_INT(E->probe(GCM), -ENODEV);
-	check_driver("gcm-aes-lib");
+	check_driver(GCM, -ENODEV, "gcm-aes-lib");
 	CHECK_EQ_INT(live, 0);
 	eip93_engine_key_init(&k);
 	CHECK_EQ_INT(kopen(&k, CTR, 16, 8), -ENODEV); /* at a key open too */
@@ -342,7 +352,7 @@ static void probes(void)
 	/* No /dev/crypto: open(2)'s errno; no driver to name. */
 	open_errno = ENOENT;
 	CHECK_EQ_INT(E->probe(CTR), -ENOENT);
-	check_driver("");
+	check_driver(CTR, -ENOENT, "");
 	open_errno = EACCES;
 	CHECK_EQ_INT(kopen(&k, CTR, 16, 8), -EACCES);
 	CHECK_EQ_INT(E->resources(), 0);

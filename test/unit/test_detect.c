@@ -223,7 +223,7 @@ static void test_errno_name(void)
 		{ EPERM, "EPERM" },   { EACCES, "EACCES" }, { EAFNOSUPPORT, "EAFNOSUPPORT" },
 		{ ENOMEM, "ENOMEM" }, { EFBIG, "EFBIG" },   { EBUSY, "EBUSY" },
 		{ EMFILE, "EMFILE" }, { ENFILE, "ENFILE" }, { ENOTSUP, "ENOTSUP" },
-		{ EXDEV, "errno" },   { -1, "errno" },
+		{ EBADF, "EBADF" },   { EXDEV, "errno" },   { -1, "errno" },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)

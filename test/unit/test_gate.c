@@ -179,11 +179,10 @@ static int fake_probe(const char *kalg)
 /* The /dev/crypto probe: lower-case letters in the log, its own errors and drivers. */
 static int cdev_err[EIP93_NKALG];
 static const char *cdev_drv[EIP93_NKALG];
-static char last_drv[64];
 static int use_cdev;	  /* decide_k() offers the /dev/crypto backend */
 static int force_backend; /* decide_k()'s in.backend (the test builds' force) */
 
-static int fake_cdev_probe(const char *kalg)
+static int fake_cdev_probe(const char *kalg, char *driver, size_t n)
 {
 	int i = eip93_kalg_index(kalg);
 
@@ -194,14 +193,8 @@ static int fake_cdev_probe(const char *kalg)
 		: i == 3 ? "l"
 			 : "?",
 		sizeof(probe_log) - strlen(probe_log) - 1);
-	snprintf(last_drv, sizeof(last_drv), "%s", i >= 0 && cdev_drv[i] ? cdev_drv[i] : "");
+	snprintf(driver, n, "%s", i >= 0 && cdev_drv[i] ? cdev_drv[i] : "");
 	return i < 0 ? -EINVAL : -cdev_err[i];
-}
-
-static size_t fake_cdev_driver(char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", last_drv);
-	return strlen(buf);
 }
 
 static int ctr_usable(void)
@@ -219,10 +212,8 @@ static struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char 
 	in.dt_path_override = dt_file("an7581", "airoha,an7581\0", 14);
 	in.hwcap_override = 1;
 	in.probe = fake_probe;
-	if (use_cdev) {
+	if (use_cdev)
 		in.cdev_probe = fake_cdev_probe;
-		in.cdev_driver = fake_cdev_driver;
-	}
 	in.backend = force_backend;
 	in.ctr_usable = ctr_usable;
 	in.calib = cl;
@@ -489,6 +480,11 @@ static void test_backends(void)
 	       "gcm-aes-lib, not the engine");
 	HAS(g, " - /dev/crypto: the kernel serves these with another driver");
 	CHECK(strstr(g.status, "kernel: AF_ALG") < strstr(g.status, "/dev/crypto"));
+	/* A driver named beside another error is not "served by": the probe's own answer counts. */
+	cdev_err[0] = EIO;
+	g = decide_k(NULL, "7.2.13");
+	HAS(g, "; kernel: /dev/crypto session ctr(aes-eip93): errno 5");
+	CHECK(strstr(g.status, "served by ctr-aes-aesni") == NULL);
 
 	/* No /dev/crypto: one line for the device, the module to load, no more opens. */
 	all_fail(cdev_err, ENOENT);
