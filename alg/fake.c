@@ -312,6 +312,16 @@ static int chosen_blocks(const struct eip93_fake_plan *p, size_t len, size_t *fi
 	return 1;
 }
 
+/* SKIP: what the destination held before the request (@len + 1 bytes allocated), or NULL. */
+static unsigned char *snapshot(const unsigned char *out, size_t len)
+{
+	unsigned char *p = OPENSSL_malloc(len + 1);
+
+	if (p != NULL)
+		memcpy(p, out, len);
+	return p;
+}
+
 /* SKIP: the chosen blocks of @out get back what @prior says they held before. */
 static void unwrite(const struct eip93_fake_plan *p, const unsigned char *prior, unsigned char *out,
 		    size_t len)
@@ -397,7 +407,7 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	ks = OPENSSL_zalloc(m->len + BLOCK);
 	d = OPENSSL_zalloc(m->len + BLOCK);
 	if (hit && p.kind == EIP93_FAKE_SKIP)
-		prior = OPENSSL_memdup(m->out, m->len + 1);
+		prior = snapshot(m->out, m->len);
 	r = -ENOMEM;
 	if (tmp == NULL || ks == NULL || d == NULL || (hit && p.kind == EIP93_FAKE_SKIP && !prior))
 		goto out;
@@ -484,7 +494,7 @@ static int fake_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	d = OPENSSL_zalloc(m->len + BLOCK);
 	c = EVP_CIPHER_CTX_new();
 	if (hit && p.kind == EIP93_FAKE_SKIP)
-		prior = OPENSSL_memdup(m->out, m->len + 1);
+		prior = snapshot(m->out, m->len);
 	if (ks == NULL || d == NULL || c == NULL || (hit && p.kind == EIP93_FAKE_SKIP && !prior) ||
 	    !EVP_EncryptInit_ex2(c, fk->ctr, fk->key, m->iv, NULL) ||
 	    (m->len > 0 && !EVP_EncryptUpdate(c, ks, &n, d, (int)m->len)))
