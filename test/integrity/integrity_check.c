@@ -149,10 +149,10 @@ struct mode {
 };
 
 static const struct mode modes[] = {
-	{ "first", 1, 0, 0, 1, -1 },	  { "last", 1, -1, 0, 1, -1 },
-	{ "middle", 1, 100, 0, 0, -1 },	  { "random", 1, -2, 0, 0, -1 },
-	{ "nowrite", 2, 0, 0, 1, -1 },	  { "edge", 3, 0, 0, 1, -1 },
-	{ "tail", 4, 0, 0, 1, -1 },	  { "tagmask", 5, 0, 0, 1, 1 },
+	{ "first", 1, 0, 0, 1, -1 },	   { "last", 1, -1, 0, 1, -1 },
+	{ "middle", 1, 100, 0, 0, -1 },	   { "random", 1, -2, 0, 0, -1 },
+	{ "nowrite", 2, 0, 0, 1, -1 },	   { "edge", 3, 0, 0, 1, -1 },
+	{ "tail", 4, 0, 0, 1, -1 },	   { "tagmask", 5, 0, 0, 1, 1 },
 	{ "tagmask-open", 5, 0, 0, 1, 0 }, { "src-after", 6, 0, 1, 1, -1 },
 	{ "src-before", 6, 0, -1, 1, -1 }, { "dst-after", 7, 0, 1, 1, -1 },
 	{ "dst-before", 7, 0, -1, 1, -1 }, { "skip", 8, -2, 0, 1, -1 },
@@ -202,7 +202,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const struct mode *m = NULL;
-	const char *expect = NULL, *backend = NULL, *road;
+	const char *expect = NULL, *backend = NULL, *road, *placed;
 	struct layout lay = { 5, 0, 0, -1 };
 	struct key keys[KEYS];
 	int after_fault[KEYS] = { 0 }, bad = 0, ctr_only, systematic, sampled_tag, flips, argi = 2;
@@ -248,7 +248,8 @@ int main(int argc, char **argv)
 	    lay.aad > INTEGRITY_MAXAAD || lay.in_off >= INTEGRITY_PAGE ||
 	    lay.out_off >= INTEGRITY_PAGE || lay.in_place < -1 || lay.in_place > 1 || page < 1 ||
 	    page > 64 ||
-	    (backend != NULL && strcmp(backend, "afalg") != 0 && strcmp(backend, "cryptodev") != 0)) {
+	    (backend != NULL && strcmp(backend, "afalg") != 0 &&
+	     strcmp(backend, "cryptodev") != 0)) {
 		usage();
 		return 2;
 	}
@@ -319,8 +320,7 @@ int main(int argc, char **argv)
 	d0 = counter("eip93-engine-faults");
 	sf0 = redone();
 	if (!knob_set("fault_block", m->block) || !knob_set("fault_page", m->page * page) ||
-	    !knob_set("fault_after", 0) ||
-	    !knob_set("fault", m->fault)) {
+	    !knob_set("fault_after", 0) || !knob_set("fault", m->fault)) {
 		printf("not ok - arming the fault\n");
 		return 1;
 	}
@@ -359,8 +359,9 @@ int main(int argc, char **argv)
 	e1 = counter("eip93-engine-messages");
 	d1 = counter("eip93-engine-faults");
 	sf1 = redone();
-	snprintf(lays, sizeof(lays), "aad=%zu,in=%zu,out=%zu,%s", lay.aad, lay.in_off,
-		 lay.out_off, lay.in_place < 0 ? "inplace=mixed" : lay.in_place ? "inplace" : "apart");
+	placed = lay.in_place < 0 ? "inplace=mixed" : lay.in_place ? "inplace" : "apart";
+	snprintf(lays, sizeof(lays), "aad=%zu,in=%zu,out=%zu,%s", lay.aad, lay.in_off, lay.out_off,
+		 placed);
 	snprintf(label, sizeof(label), "%s%s", m->name, warm ? "-late" : "");
 	if (m->page && page != 1)
 		snprintf(label + strlen(label), sizeof(label) - strlen(label), ":%ld", page);

@@ -84,10 +84,10 @@ static void classify(const unsigned char *got, const unsigned char *right,
 int message(struct key *k, int enc, int inplace, size_t len, const struct layout *l,
 	    struct outcome *o)
 {
-	static unsigned char input[INTEGRITY_MAXLEN], ref[INTEGRITY_MAXLEN],
-		tmp[INTEGRITY_MAXLEN], aad[INTEGRITY_MAXAAD];
-	unsigned char iv[12], tag[16], rtag[16], *src = in_area + l->in_off,
-		*dst = inplace ? src : out_area + l->out_off;
+	static unsigned char input[INTEGRITY_MAXLEN], ref[INTEGRITY_MAXLEN], tmp[INTEGRITY_MAXLEN],
+		aad[INTEGRITY_MAXAAD];
+	unsigned char iv[12], tag[16], rtag[16];
+	unsigned char *src = in_area + l->in_off, *dst = inplace ? src : out_area + l->out_off;
 	EVP_CIPHER_CTX *d = EVP_CIPHER_CTX_new();
 	int n = 0, f = 0, okr, oke, alen = (int)l->aad;
 
@@ -125,8 +125,7 @@ int message(struct key *k, int enc, int inplace, size_t len, const struct layout
 	oke = EVP_CipherInit_ex2(k->c, NULL, NULL, iv, enc, NULL) &&
 	      (enc || EVP_CIPHER_CTX_ctrl(k->c, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0) &&
 	      (!alen || EVP_CipherUpdate(k->c, NULL, &n, aad, alen)) &&
-	      EVP_CipherUpdate(k->c, dst, &n, src, (int)len) &&
-	      EVP_CipherFinal_ex(k->c, tmp, &f) &&
+	      EVP_CipherUpdate(k->c, dst, &n, src, (int)len) && EVP_CipherFinal_ex(k->c, tmp, &f) &&
 	      (!enc || EVP_CIPHER_CTX_ctrl(k->c, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0);
 	ERR_clear_error();
 	if (!oke) {

@@ -25,12 +25,12 @@ extern const struct kernel_param_ops sim_counter_ops;
  * after it computed successfully.
  */
 struct sim_fault_state {
-	unsigned int kind;	/* the fault parameter's value when it was decided; 0: none */
-	unsigned int pre;	/* bytes before the payload (0 or the tag-mask block) */
-	u8 *saved;		/* the request's input (fault 2, 3) */
-	unsigned int skip_off;	/* fault 8: the bytes left as they were */
+	unsigned int kind;     /* the fault parameter's value when it was decided; 0: none */
+	unsigned int pre;      /* bytes before the payload (0 or the tag-mask block) */
+	u8 *saved;	       /* the request's input (fault 2, 3) */
+	unsigned int skip_off; /* fault 8: the bytes left as they were */
 	unsigned int skip_len;
-	u8 skip_old[SIM_BLK];	/* fault 8: what the destination held there */
+	u8 skip_old[SIM_BLK]; /* fault 8: what the destination held there */
 };
 
 /*

@@ -53,8 +53,10 @@
  *             E_K(J0) followed by the payload; 2 (J0 + 1) is the CTR-only
  *             composition's (an AF_ALG skcipher on ctr(aes-eip93), or a
  *             /dev/crypto session on it, covering the payload alone).  Requests with any
- *             other counter (gcm's hash-key request at setkey has 0) are
- *             never touched and do not count down fault_after.  "Payload
+ *             other counter (gcm's hash-key request at setkey has 0; the
+ *             page-sized requests after the first that /dev/crypto's bounce
+ *             path makes of one message) are never touched and do not
+ *             count down fault_after.  "Payload
  *             block" counts from the first payload byte in both layouts.
  *             fault=1 flips a bit in payload block fault_block (-1: the
  *             last, -2: a random middle block per request); fault=2 writes

@@ -25,14 +25,14 @@
 #include <linux/slab.h>
 
 enum {
-	SIM_FAULT_FLIP = 1,	/* a bit of payload block fault_block */
-	SIM_FAULT_NOWRITE,	/* nothing written: the input stays */
-	SIM_FAULT_EDGE,		/* 16 bytes before the first destination edge: input stays */
-	SIM_FAULT_TAIL,		/* a bit of the first of the last 16 bytes */
-	SIM_FAULT_TAGMASK,	/* a bit of the request's first block */
-	SIM_FAULT_SRC_PAGE,	/* a bit of the byte read at a source boundary */
-	SIM_FAULT_DST_PAGE,	/* a bit of the byte written at a destination boundary */
-	SIM_FAULT_SKIP,		/* a block never written: the destination keeps its bytes */
+	SIM_FAULT_FLIP = 1, /* a bit of payload block fault_block */
+	SIM_FAULT_NOWRITE,  /* nothing written: the input stays */
+	SIM_FAULT_EDGE,	    /* 16 bytes before the first destination edge: input stays */
+	SIM_FAULT_TAIL,	    /* a bit of the first of the last 16 bytes */
+	SIM_FAULT_TAGMASK,  /* a bit of the request's first block */
+	SIM_FAULT_SRC_PAGE, /* a bit of the byte read at a source boundary */
+	SIM_FAULT_DST_PAGE, /* a bit of the byte written at a destination boundary */
+	SIM_FAULT_SKIP,	    /* a block never written: the destination keeps its bytes */
 };
 
 static unsigned int sim_fault;
@@ -52,7 +52,7 @@ MODULE_PARM_DESC(fault,
 		 "fault_page)");
 module_param_named(fault_block, sim_fault_block, int, 0644);
 MODULE_PARM_DESC(fault_block, "fault=1, fault=8 with fault_page=0: payload block (-1 last, "
-		 "-2 random middle)");
+			      "-2 random middle)");
 module_param_named(fault_page, sim_fault_page, int, 0644);
 MODULE_PARM_DESC(fault_page,
 		 "fault=6, 7, 8: the k-th boundary between two scatterlist entries inside the "
@@ -145,8 +145,7 @@ static void sim_skip_place(struct skcipher_request *req, struct sim_fault_state 
 	int page = READ_ONCE(sim_fault_page), blk;
 
 	if (!page) {
-		blk = sim_pick_block(READ_ONCE(sim_fault_block),
-				     DIV_ROUND_UP(len - pre, SIM_BLK));
+		blk = sim_pick_block(READ_ONCE(sim_fault_block), DIV_ROUND_UP(len - pre, SIM_BLK));
 		if (blk < 0)
 			return;
 		st->skip_off = pre + SIM_BLK * blk;
