@@ -28,6 +28,6 @@ if(TEST guest_build_cryptodev)
 endif()
 eip93_guest_test(integrity ${CMAKE_CURRENT_LIST_DIR}/integrity.sh
   --add $<TARGET_FILE:eip93-integrity-check>:/usr/bin/eip93-integrity-check
-  --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff ${INTEGRITY_CDEV} --timeout 800)
-set_tests_properties(guest_integrity PROPERTIES LABELS "guest;integrity" TIMEOUT 860
+  --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff ${INTEGRITY_CDEV} --timeout 600)
+set_tests_properties(guest_integrity PROPERTIES LABELS "guest;integrity" TIMEOUT 660
   FIXTURES_REQUIRED "${INTEGRITY_FIXTURES}")
