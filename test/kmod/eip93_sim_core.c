@@ -53,10 +53,9 @@
  *             E_K(J0) followed by the payload; 2 (J0 + 1) is the CTR-only
  *             composition's (an AF_ALG skcipher on ctr(aes-eip93), or a
  *             /dev/crypto session on it, covering the payload alone).  Requests with any
- *             other counter (gcm's hash-key request at setkey has 0; the
- *             page-sized requests after the first that /dev/crypto's bounce
- *             path makes of one message) are never touched and do not
- *             count down fault_after.  "Payload
+ *             other counter (gcm's hash-key request at setkey has 0) are
+ *             never touched and do not count down fault_after, but for a
+ *             continuation (below).  "Payload
  *             block" counts from the first payload byte in both layouts.
  *             fault=1 flips a bit in payload block fault_block (-1: the
  *             last, -2: a random middle block per request); fault=2 writes
@@ -73,12 +72,17 @@
  *             The page faults land at a boundary: where one entry of the
  *             request's scatterlist ends and the next begins inside the
  *             payload (after its first byte, before its end; gcm_base's
- *             tag-mask block is an entry of its own, its end is not one).
+ *             tag-mask block is an entry of its own, its end is not one),
+ *             or the join where a request continues the previous one's
+ *             message on the same tfm (same nonce, the counter where that
+ *             one stopped: /dev/crypto's bounce path cuts a message into
+ *             page-sized requests); they are numbered through the message.
  *             fault_page = k > 0 (default 1) names the k-th such boundary
- *             and the bytes after it, -k the bytes before it (0: none).  fault=6 flips a
- *             bit of the output byte computed from the source byte right
- *             after (k) or right before (-k) boundary k of req->src (a DMA
- *             read fault: the engine read that byte wrong); fault=7 the same
+ *             and the bytes after it, -k the bytes before it (0: none).
+ *             fault=6 flips a bit of the output byte computed from the
+ *             source byte right after (k) or right before (-k) boundary k
+ *             of req->src (a DMA read fault: the engine read that byte
+ *             wrong); fault=7 the same
  *             at boundary k of req->dst (the write landed wrong; in place
  *             the boundaries are the same).  fault=8 ("skip") leaves 16
  *             bytes unwritten: they keep what the destination held before
@@ -87,7 +91,10 @@
  *             payload block fault_block (as fault=1), with k the 16 bytes
  *             after destination boundary k, with -k the 16 before it (never
  *             before the payload).  A request without that block or
- *             boundary is not faulted (and not counted).
+ *             boundary is not faulted (and not counted); nor are the bytes
+ *             before a join (the request that wrote them has completed).
+ *             A continuation carries only these boundary faults (6, 7, 8
+ *             with fault_page), when its message's first request did.
  *             faults (read-only, writable to reset) counts faulted requests.
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
@@ -137,6 +144,7 @@
 
 struct sim_tfm_ctx {
 	struct crypto_skcipher *fallback;
+	struct sim_stream stream; /* eip93_sim_fault.c's */
 };
 
 struct sim_req_ctx {
@@ -331,7 +339,7 @@ static void sim_work(struct work_struct *work)
 		return;
 	}
 
-	sim_fault_decide(req, READ_ONCE(sim_armed), &fault);
+	sim_fault_decide(req, READ_ONCE(sim_armed), &ctx->stream, &fault);
 
 	skcipher_request_set_tfm(fb, ctx->fallback);
 	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);

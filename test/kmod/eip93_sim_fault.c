@@ -68,19 +68,23 @@ MODULE_PARM_DESC(faults, "requests given a keystream fault");
 #define SIM_CTR_GCM_BASE 1 /* J0: gcm_base's request starts with the tag-mask block */
 #define SIM_CTR_CTR_ONLY 2 /* J0 + 1: the CTR-only composition's payload alone */
 
+/* The last 32 bits of @req's counter block (big endian); 0 without an IV. */
+static u32 sim_ctr(const struct skcipher_request *req)
+{
+	const u8 *iv = req->iv;
+
+	return iv ? (u32)iv[12] << 24 | (u32)iv[13] << 16 | (u32)iv[14] << 8 | iv[15] : 0;
+}
+
 /*
  * Where the payload of @req starts: 16 (gcm_base: counter 1, the tag-mask
  * block first), 0 (CTR-only: counter 2), or -1 for any other counter (not a
- * message's request: never faulted).
+ * message's first request: never faulted but as a continuation).
  */
 static int sim_payload_off(const struct skcipher_request *req)
 {
-	const u8 *iv = req->iv;
-	u32 ctr;
+	u32 ctr = sim_ctr(req);
 
-	if (!iv)
-		return -1;
-	ctr = (u32)iv[12] << 24 | (u32)iv[13] << 16 | (u32)iv[14] << 8 | iv[15];
 	if (ctr == SIM_CTR_GCM_BASE)
 		return SIM_BLK;
 	if (ctr == SIM_CTR_CTR_ONLY)
@@ -88,26 +92,55 @@ static int sim_payload_off(const struct skcipher_request *req)
 	return -1;
 }
 
+/* Does @req go on where @stream's message stopped (same tfm, nonce, next counter)? */
+static bool sim_continues(const struct skcipher_request *req, const struct sim_stream *stream)
+{
+	return stream->open && req->iv && sim_ctr(req) == stream->next_ctr &&
+	       !memcmp(req->iv, stream->nonce, sizeof(stream->nonce));
+}
+
 /*
- * The offset in the request of the @k-th (from 1) boundary between two
- * entries of @sg that lies inside the payload: after its first byte (at
- * @pre) and before its end (@len); 0 when there are fewer.  Empty entries
- * break nothing.  (gcm_base's tag-mask block is an entry of its own: its end
- * is the payload's start, not a boundary inside it.)
+ * The boundaries between two entries of @sg inside the payload: after its
+ * first byte (at @pre) and before its end (@len).  Returns the offset of the
+ * @k-th (from 1), 0 when there are fewer; *@n (unless NULL): how many there
+ * are.  Empty entries break nothing.  (gcm_base's tag-mask block is an entry
+ * of its own: its end is the payload's start, not a boundary inside it.)
  */
 static unsigned int sim_boundary(struct scatterlist *sg, unsigned int len, unsigned int pre,
-				 unsigned int k)
+				 unsigned int k, unsigned int *n)
 {
-	unsigned int off = 0;
+	unsigned int off = 0, i = 0, at = 0;
 
-	for (; sg && k && off < len; sg = sg_next(sg)) {
+	for (; sg && off < len; sg = sg_next(sg)) {
 		if (!sg->length)
 			continue;
 		off += sg->length;
-		if (off > pre && off < len && --k == 0)
-			return off;
+		if (off > pre && off < len && ++i == k)
+			at = off;
 	}
-	return 0;
+	if (n)
+		*n = i;
+	return at;
+}
+
+/*
+ * Boundary @k (from 1) of the message as an offset in @req, whose message
+ * had @base boundaries on this side before it: the join (offset 0) when @req
+ * continues the message and @k is the next one, else one of @req's own;
+ * -1 when it lies in another request or there is none.
+ */
+static int sim_msg_boundary(struct scatterlist *sg, unsigned int len,
+			    const struct sim_fault_state *st, unsigned int base, unsigned int k)
+{
+	unsigned int e;
+
+	if (k <= base)
+		return -1;
+	k -= base;
+	if (st->join && k-- == 1)
+		return 0;
+	e = sim_boundary(sg, len, st->pre, k, NULL);
+	return e ? (int)e : -1;
 }
 
 /* fault_page as a boundary number (from 1; 0: none). */
@@ -141,8 +174,8 @@ static void sim_flip(struct skcipher_request *req, unsigned int off)
  */
 static void sim_skip_place(struct skcipher_request *req, struct sim_fault_state *st)
 {
-	unsigned int len = req->cryptlen, pre = st->pre, e;
-	int page = READ_ONCE(sim_fault_page), blk;
+	unsigned int len = req->cryptlen, pre = st->pre;
+	int page = READ_ONCE(sim_fault_page), blk, e;
 
 	if (!page) {
 		blk = sim_pick_block(READ_ONCE(sim_fault_block), DIV_ROUND_UP(len - pre, SIM_BLK));
@@ -152,8 +185,9 @@ static void sim_skip_place(struct skcipher_request *req, struct sim_fault_state 
 		st->skip_len = min_t(unsigned int, SIM_BLK, len - st->skip_off);
 		return;
 	}
-	e = sim_boundary(req->dst, len, pre, sim_page_k(page));
-	if (!e)
+	e = sim_msg_boundary(req->dst, len, st, st->dst_base, sim_page_k(page));
+	/* The bytes before a join are the earlier request's: already written. */
+	if (e < 0 || (page < 0 && !e))
 		return;
 	if (page > 0) {
 		st->skip_off = e;
@@ -164,7 +198,36 @@ static void sim_skip_place(struct skcipher_request *req, struct sim_fault_state 
 	}
 }
 
-void sim_fault_decide(struct skcipher_request *req, bool armed, struct sim_fault_state *st)
+/*
+ * Follow @stream's message through @req (a first request at payload offset
+ * @off, or a continuation: @off < 0); false when @req is neither.
+ */
+static bool sim_stream_step(struct skcipher_request *req, int off, struct sim_stream *stream,
+			    struct sim_fault_state *st)
+{
+	unsigned int nsrc, ndst;
+
+	if (off >= 0) {
+		memcpy(stream->nonce, req->iv, sizeof(stream->nonce));
+		stream->open = true;
+	} else if (sim_continues(req, stream)) {
+		st->join = true;
+		st->src_base = stream->src_bounds;
+		st->dst_base = stream->dst_bounds;
+	} else {
+		return false;
+	}
+	st->pre = off >= 0 ? off : 0;
+	sim_boundary(req->src, req->cryptlen, st->pre, 0, &nsrc);
+	sim_boundary(req->dst, req->cryptlen, st->pre, 0, &ndst);
+	stream->src_bounds = st->src_base + st->join + nsrc;
+	stream->dst_bounds = st->dst_base + st->join + ndst;
+	stream->next_ctr = sim_ctr(req) + DIV_ROUND_UP(req->cryptlen, SIM_BLK);
+	return true;
+}
+
+void sim_fault_decide(struct skcipher_request *req, bool armed, struct sim_stream *stream,
+		      struct sim_fault_state *st)
 {
 	unsigned int kind = READ_ONCE(sim_fault);
 	int off;
@@ -173,13 +236,20 @@ void sim_fault_decide(struct skcipher_request *req, bool armed, struct sim_fault
 	if (!kind || kind > SIM_FAULT_SKIP || !armed)
 		return;
 	off = sim_payload_off(req);
-	if (off < 0 || req->cryptlen <= (unsigned int)off)
+	if (!sim_stream_step(req, off, stream, st) || req->cryptlen <= st->pre)
 		return;
-	if (sim_fault_after) {
-		sim_fault_after--;
-		return;
+	if (st->join) {
+		/* A continuation carries the page faults of a message that is faulted. */
+		if (!stream->faulted || (kind != SIM_FAULT_SRC_PAGE && kind != SIM_FAULT_DST_PAGE &&
+					 !(kind == SIM_FAULT_SKIP && READ_ONCE(sim_fault_page))))
+			return;
+	} else {
+		stream->faulted = !sim_fault_after;
+		if (sim_fault_after) {
+			sim_fault_after--;
+			return;
+		}
 	}
-	st->pre = off;
 	if (kind == SIM_FAULT_NOWRITE || kind == SIM_FAULT_EDGE) {
 		/* Writing nothing leaves the input where the output goes: keep it. */
 		st->saved = kvmalloc(req->cryptlen, GFP_KERNEL);
@@ -199,7 +269,7 @@ void sim_fault_decide(struct skcipher_request *req, bool armed, struct sim_fault
 void sim_fault_apply(struct skcipher_request *req, struct sim_fault_state *st)
 {
 	unsigned int len = req->cryptlen, pre = st->pre, off, e;
-	int page = READ_ONCE(sim_fault_page), blk;
+	int page = READ_ONCE(sim_fault_page), blk, b;
 
 	switch (st->kind) {
 	case SIM_FAULT_FLIP:
@@ -212,7 +282,7 @@ void sim_fault_apply(struct skcipher_request *req, struct sim_fault_state *st)
 		scatterwalk_map_and_copy(st->saved + pre, req->dst, pre, len - pre, 1);
 		break;
 	case SIM_FAULT_EDGE:
-		e = sim_boundary(req->dst, len, pre, 1);
+		e = sim_boundary(req->dst, len, pre, 1, NULL);
 		if (!e)
 			return;
 		off = max_t(unsigned int, e - SIM_BLK, pre);
@@ -229,11 +299,13 @@ void sim_fault_apply(struct skcipher_request *req, struct sim_fault_state *st)
 	case SIM_FAULT_SRC_PAGE:
 	case SIM_FAULT_DST_PAGE:
 		/* A byte read (source) or written (destination) wrong at the boundary. */
-		e = sim_boundary(st->kind == SIM_FAULT_SRC_PAGE ? req->src : req->dst, len, pre,
-				 sim_page_k(page));
-		if (!e)
+		b = sim_msg_boundary(st->kind == SIM_FAULT_SRC_PAGE ? req->src : req->dst, len, st,
+				     st->kind == SIM_FAULT_SRC_PAGE ? st->src_base : st->dst_base,
+				     sim_page_k(page));
+		/* The byte before a join is the earlier request's: already written. */
+		if (b < 0 || (page < 0 && !b))
 			return;
-		sim_flip(req, page > 0 ? e : e - 1);
+		sim_flip(req, page > 0 ? b : b - 1);
 		break;
 	case SIM_FAULT_SKIP:
 		scatterwalk_map_and_copy(st->skip_old, req->dst, st->skip_off, st->skip_len, 1);
