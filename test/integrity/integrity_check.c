@@ -4,36 +4,65 @@
  * (docs/contract.md "Integrity"), in the test guest with the
  * simulated driver's fault knobs.
  *
- *   eip93-integrity-check MODE [MESSAGES] [--expect KALG] [--tag-check N]
+ *   eip93-integrity-check MODE [MESSAGES] [--expect KALG] [--backend ROAD]
+ *                         [--tag-check N] [--warm W] [--aad N] [--in-off N]
+ *                         [--out-off N] [--in-place 0|1] [--page K]
  *     MODE: first | last | middle | random | nowrite | edge | tail |
- *           tagmask | tagmask-open
+ *           tagmask | tagmask-open | src-after | src-before | dst-after |
+ *           dst-before | skip | skip-after | skip-before
  *     --expect KALG  the composition the provider must have enabled
  *                    (eip93-status "enabled: KALG"), e.g. ctr(aes-eip93) or
  *                    gcm_base(ctr(aes-eip93),ghash-generic); the provider's
  *                    configuration (OPENSSL_CONF's [eip93_sect]) chooses it
+ *     --backend ROAD afalg or cryptodev: the road the gate must have bound
+ *                    (its status says "via /dev/crypto" for cryptodev)
  *     --tag-check N  the sampled software tag check the configuration sets
  *                    for a kernel (gcm_base) composition: every message when
  *                    1, else the first messages of each key and 1 in N
  *                    (default 64, the provider's)
  *     --warm W       W more healthy messages per key before the faults start
  *                    (default 0: they start at each key's second message)
+ *     --aad N        AAD bytes per message (0-1024, default 5: TLS 1.3's)
+ *     --in-off N, --out-off N
+ *                    the page offsets (0-4095, default 0) of the caller's
+ *                    input and output buffers; in place, the one buffer is
+ *                    at the input's offset
+ *     --in-place 0|1 every message apart (0) or in place (1); default: each
+ *                    at random
+ *     --page K       the boundary the page modes fault (the driver's
+ *                    fault_page = K after it, -K before it; default 1)
  *
  * Six keys are verified on the engine with the driver healthy; then the
  * driver gets the fault (fault_after = 0) and MESSAGES messages (4-32 KiB,
- * encrypt and decrypt, in place and not, TLS 1.3's shape) run round robin
- * over the six contexts, each compared with the default provider (output
- * bytes, and the tag of an encryption).  Printed: messages, engine results
- * the driver faulted, faults the provider caught, wrong outputs released,
- * wrong bytes (payload and tag) released, wrong tags released, and a
- * "table:" line for the suite's table.  Checked for every mode: every wrong
- * output is an uncaught fault (nothing else goes wrong), every caught fault
- * is redone in software, and once a key's fault was caught no later message
- * of that key reaches the driver (the key went to software, or the engine
- * off).  For first, last, nowrite, edge and tail (one bit of the first of
- * the last 16 bytes: with the partial last block most of these lengths
- * have, in the block before it) every faulted result is caught and no wrong
- * byte reaches the caller; random and middle (a single middle block) are
- * caught by sampling: the rate is printed.
+ * encrypt and decrypt, in place and not unless --in-place says) run round
+ * robin over the six contexts, each compared with the default provider
+ * (output bytes, and the tag of an encryption).  A not-in-place output
+ * buffer holds a canary before each message.  Printed: messages, engine
+ * results the driver faulted, faults the provider caught, wrong outputs
+ * released, wrong bytes (payload and tag) released, wrong tags released,
+ * plaintext or stale blocks released (16-byte blocks of a released output,
+ * from the payload's start, equal to the input's block or no few-bit
+ * variant of the right block: memory the engine never wrote; the canary
+ * among them counted too), and a "table:" line for the suite's table.
+ * Checked for every mode: every wrong output is an uncaught fault (nothing
+ * else goes wrong), every caught fault is redone in software, and once a
+ * key's fault was caught no later message of that key reaches the driver
+ * (the key went to software, or the engine off); for the modes that flip a
+ * bit, no plaintext or stale block.  For first, last, nowrite, edge, tail
+ * (one bit of the first of the last 16 bytes: with the partial last block
+ * most of these lengths have, in the block before it) and the page and skip
+ * modes every faulted result is caught and no wrong byte reaches the
+ * caller; random and middle (a single middle block) are caught by sampling:
+ * the rate is printed.
+ *
+ * The page modes fault at the K-th boundary between two entries of the
+ * engine request's scatterlists (the driver's fault_page): src-after and
+ * src-before a bit of the byte read right after / before one of the source
+ * (fault=6), dst-after and dst-before of the byte written there in the
+ * destination (fault=7).  The skip modes leave 16 bytes unwritten, holding
+ * what the destination held before the request (fault=8): skip a random
+ * middle block, skip-after the 16 bytes after destination boundary K,
+ * skip-before the 16 before it.
  *
  * tagmask (the driver's fault=5: a bit of the request's first block) runs
  * encryptions only, tagmask-open decryptions only.  Under gcm_base the first
@@ -64,15 +93,15 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include "integrity.h"
+
 #define KEYS 6
-#define MAXLEN 32768
-#define AADLEN 5
+#define MAXLEN INTEGRITY_MAXLEN
 #define P "/sys/module/eip93_sim/parameters/"
 /* The provider's tag-check when the configuration sets none. */
 #define TAG_CHECK_DEFAULT 64
 
 static OSSL_PROVIDER *prov, *dflt;
-static EVP_CIPHER *c_eip93, *c_dflt;
 
 static uint64_t counter(const char *name)
 {
@@ -112,114 +141,22 @@ static long knob_get(const char *k)
 	return v;
 }
 
-static uint64_t rng = 0x1e9e3779b97f4a7cULL;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static void fill(unsigned char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		b[i] = (unsigned char)rnd();
-}
-
-struct key {
-	EVP_CIPHER_CTX *c;
-	unsigned char key[32];
-};
-
-/* What one message released that differs from the default provider. */
-struct outcome {
-	int refused;	    /* a valid message refused (wrong too) */
-	size_t wrong_bytes; /* payload and tag bytes that differ */
-	int wrong_tag;	    /* an encryption's tag differs */
-};
-
-static size_t ndiff(const unsigned char *a, const unsigned char *b, size_t n)
-{
-	size_t d = 0;
-
-	for (size_t i = 0; i < n; i++)
-		d += a[i] != b[i];
-	return d;
-}
-
-/*
- * One TLS 1.3-shaped message on @c (eip93: key already set) and on a fresh
- * default context; 1 if output, tag and result are the same, 0 if not (@o
- * says how), -1 on a harness failure.
- */
-static int message(struct key *k, int enc, int inplace, size_t len, struct outcome *o)
-{
-	static unsigned char in[MAXLEN], ref[MAXLEN], out[MAXLEN], buf[MAXLEN];
-	unsigned char iv[12], aad[AADLEN], tag[16], rtag[16];
-	EVP_CIPHER_CTX *d = EVP_CIPHER_CTX_new();
-	int n = 0, f = 0, okr, oke;
-
-	memset(o, 0, sizeof(*o));
-	fill(iv, sizeof(iv));
-	fill(aad, sizeof(aad));
-	fill(in, len);
-	if (d == NULL)
-		return -1;
-	if (!enc) {
-		/* A valid ciphertext to decrypt: made by the default provider. */
-		if (!EVP_EncryptInit_ex2(d, c_dflt, k->key, iv, NULL) ||
-		    !EVP_EncryptUpdate(d, NULL, &n, aad, AADLEN) ||
-		    !EVP_EncryptUpdate(d, buf, &n, in, (int)len) ||
-		    !EVP_EncryptFinal_ex(d, buf, &f) ||
-		    EVP_CIPHER_CTX_ctrl(d, EVP_CTRL_AEAD_GET_TAG, 16, tag) <= 0) {
-			EVP_CIPHER_CTX_free(d);
-			return -1;
-		}
-		memcpy(in, buf, len);
-		EVP_CIPHER_CTX_reset(d);
-	}
-	okr = EVP_CipherInit_ex2(d, c_dflt, k->key, iv, enc, NULL) &&
-	      (enc || EVP_CIPHER_CTX_ctrl(d, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0) &&
-	      EVP_CipherUpdate(d, NULL, &n, aad, AADLEN) &&
-	      EVP_CipherUpdate(d, ref, &n, in, (int)len) && EVP_CipherFinal_ex(d, ref, &f) &&
-	      (!enc || EVP_CIPHER_CTX_ctrl(d, EVP_CTRL_AEAD_GET_TAG, 16, rtag) > 0);
-	EVP_CIPHER_CTX_free(d);
-	if (!okr)
-		return -1;
-	memcpy(out, in, len);
-	oke = EVP_CipherInit_ex2(k->c, NULL, NULL, iv, enc, NULL) &&
-	      (enc || EVP_CIPHER_CTX_ctrl(k->c, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0) &&
-	      EVP_CipherUpdate(k->c, NULL, &n, aad, AADLEN) &&
-	      EVP_CipherUpdate(k->c, inplace ? out : buf, &n, inplace ? out : in, (int)len) &&
-	      EVP_CipherFinal_ex(k->c, buf, &f) &&
-	      (!enc || EVP_CIPHER_CTX_ctrl(k->c, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0);
-	ERR_clear_error();
-	if (!oke) {
-		o->refused = 1; /* a valid message refused: wrong too */
-		return 0;
-	}
-	o->wrong_bytes = ndiff(inplace ? out : buf, ref, len);
-	if (enc) {
-		size_t t = ndiff(tag, rtag, 16);
-
-		o->wrong_bytes += t;
-		o->wrong_tag = t != 0;
-	}
-	return o->wrong_bytes == 0;
-}
-
 /* dir: -1 both directions at random, 1 encryptions only, 0 decryptions only */
+/* page: the side of the boundary --page names (fault_page's sign), 0: none */
 struct mode {
 	const char *name;
-	int fault, block, systematic, dir;
+	int fault, block, page, systematic, dir;
 };
 
 static const struct mode modes[] = {
-	{ "first", 1, 0, 1, -1 },   { "last", 1, -1, 1, -1 },	{ "middle", 1, 100, 0, -1 },
-	{ "random", 1, -2, 0, -1 }, { "nowrite", 2, 0, 1, -1 }, { "edge", 3, 0, 1, -1 },
-	{ "tail", 4, 0, 1, -1 },    { "tagmask", 5, 0, 1, 1 },	{ "tagmask-open", 5, 0, 1, 0 },
+	{ "first", 1, 0, 0, 1, -1 },	   { "last", 1, -1, 0, 1, -1 },
+	{ "middle", 1, 100, 0, 0, -1 },	   { "random", 1, -2, 0, 0, -1 },
+	{ "nowrite", 2, 0, 0, 1, -1 },	   { "edge", 3, 0, 0, 1, -1 },
+	{ "tail", 4, 0, 0, 1, -1 },	   { "tagmask", 5, 0, 0, 1, 1 },
+	{ "tagmask-open", 5, 0, 0, 1, 0 }, { "src-after", 6, 0, 1, 1, -1 },
+	{ "src-before", 6, 0, -1, 1, -1 }, { "dst-after", 7, 0, 1, 1, -1 },
+	{ "dst-before", 7, 0, -1, 1, -1 }, { "skip", 8, -2, 0, 1, -1 },
+	{ "skip-after", 8, 0, 1, 1, -1 },  { "skip-before", 8, 0, -1, 1, -1 },
 };
 
 /*
@@ -254,21 +191,26 @@ static int enabled_with(const char *st, const char *kalg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: eip93-integrity-check first|last|middle|random|nowrite|edge|"
-			"tail|tagmask|tagmask-open [MESSAGES] [--expect KALG] [--tag-check N]\n");
+	fprintf(stderr, "usage: eip93-integrity-check MODE [MESSAGES] [--expect KALG] "
+			"[--backend afalg|cryptodev] [--tag-check N] [--warm W] [--aad N] "
+			"[--in-off N] [--out-off N] [--in-place 0|1] [--page K]\nMODE:");
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		fprintf(stderr, " %s", modes[i].name);
+	fputc('\n', stderr);
 }
 
 int main(int argc, char **argv)
 {
 	const struct mode *m = NULL;
-	const char *expect = NULL;
+	const char *expect = NULL, *backend = NULL, *road, *placed;
+	struct layout lay = { 5, 0, 0, -1 };
 	struct key keys[KEYS];
-	int after_fault[KEYS] = { 0 }, bad = 0, ctr_only, systematic, sampled_tag, argi = 2;
+	int after_fault[KEYS] = { 0 }, bad = 0, ctr_only, systematic, sampled_tag, flips, argi = 2;
 	long nmsg = 400, warm = 0, tag_check = TAG_CHECK_DEFAULT, f0, f1, wrong = 0, refused = 0,
-	     wtags = 0, late = 0;
+	     wtags = 0, late = 0, page = 1;
 	uint64_t e0, e1, d0, d1, sf0, sf1;
-	unsigned long long wbytes = 0;
-	char st[256], kalg[128], tc[96], tcn[24];
+	unsigned long long wbytes = 0, plain = 0, stale = 0, canaries = 0;
+	char st[256], kalg[128], tc[96], tcn[24], lays[80], label[48];
 
 	for (size_t i = 0; argc > 1 && i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (strcmp(argv[1], modes[i].name) == 0)
@@ -287,10 +229,27 @@ int main(int argc, char **argv)
 			tag_check = strtol(val, NULL, 10);
 		else if (val != NULL && strcmp(opt, "--warm") == 0)
 			warm = strtol(val, NULL, 10);
+		else if (val != NULL && strcmp(opt, "--backend") == 0)
+			backend = val;
+		else if (val != NULL && strcmp(opt, "--aad") == 0)
+			lay.aad = (size_t)strtoul(val, NULL, 10);
+		else if (val != NULL && strcmp(opt, "--in-off") == 0)
+			lay.in_off = (size_t)strtoul(val, NULL, 10);
+		else if (val != NULL && strcmp(opt, "--out-off") == 0)
+			lay.out_off = (size_t)strtoul(val, NULL, 10);
+		else if (val != NULL && strcmp(opt, "--in-place") == 0)
+			lay.in_place = (int)strtol(val, NULL, 10);
+		else if (val != NULL && strcmp(opt, "--page") == 0)
+			page = strtol(val, NULL, 10);
 		else
 			m = NULL;
 	}
-	if (m == NULL || nmsg <= 0 || tag_check <= 0 || warm < 0 || warm > 1000) {
+	if (m == NULL || nmsg <= 0 || tag_check <= 0 || warm < 0 || warm > 1000 ||
+	    lay.aad > INTEGRITY_MAXAAD || lay.in_off >= INTEGRITY_PAGE ||
+	    lay.out_off >= INTEGRITY_PAGE || lay.in_place < -1 || lay.in_place > 1 || page < 1 ||
+	    page > 64 ||
+	    (backend != NULL && strcmp(backend, "afalg") != 0 &&
+	     strcmp(backend, "cryptodev") != 0)) {
 		usage();
 		return 2;
 	}
@@ -314,6 +273,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(kalg, sizeof(kalg), "%.*s", (int)strcspn(st + 9, "; "), st + 9);
+	/* The gate's status names /dev/crypto when that is the road it bound. */
+	road = strstr(st, " via /dev/crypto") != NULL ? "cryptodev" : "afalg";
+	if (backend != NULL && strcmp(backend, road) != 0) {
+		printf("not ok - %s: the provider bound %s through %s, not %s (status \"%s\")\n",
+		       m->name, kalg, road, backend, st);
+		return 1;
+	}
 	ctr_only = strncmp(kalg, "ctr(", 4) == 0;
 	snprintf(tcn, sizeof(tcn), "%ld", tag_check);
 	snprintf(tc, sizeof(tc), ", tag-check %s%s", tcn,
@@ -325,6 +291,7 @@ int main(int argc, char **argv)
 	 */
 	sampled_tag = m->fault == 5 && m->dir == 1 && !ctr_only && tag_check != 1;
 	systematic = m->systematic && !sampled_tag;
+	flips = m->fault == 1 || (m->fault >= 4 && m->fault <= 7);
 	/* Healthy driver: six keys pass their check and run 1 + warm messages each. */
 	e0 = counter("eip93-engine-messages");
 	for (int i = 0; i < KEYS; i++) {
@@ -338,7 +305,7 @@ int main(int argc, char **argv)
 		for (long j = 0; j <= warm; j++) {
 			struct outcome o;
 
-			if (message(&keys[i], 1, 0, 16384, &o) != 1) {
+			if (message(&keys[i], 1, lay.in_place == 1, 16384, &lay, &o) != 1) {
 				printf("not ok - key %d on the healthy engine\n", i);
 				return 1;
 			}
@@ -352,8 +319,8 @@ int main(int argc, char **argv)
 	e0 = counter("eip93-engine-messages");
 	d0 = counter("eip93-engine-faults");
 	sf0 = redone();
-	if (!knob_set("fault_block", m->block) || !knob_set("fault_after", 0) ||
-	    !knob_set("fault", m->fault)) {
+	if (!knob_set("fault_block", m->block) || !knob_set("fault_page", m->page * page) ||
+	    !knob_set("fault_after", 0) || !knob_set("fault", m->fault)) {
 		printf("not ok - arming the fault\n");
 		return 1;
 	}
@@ -367,7 +334,9 @@ int main(int argc, char **argv)
 
 		if (m->dir >= 0)
 			enc = m->dir;
-		r = message(&keys[k], enc, inplace, len, &o);
+		if (lay.in_place >= 0)
+			inplace = lay.in_place;
+		r = message(&keys[k], enc, inplace, len, &lay, &o);
 		if (r < 0) {
 			printf("not ok - harness failure at message %ld\n", i);
 			return 1;
@@ -381,20 +350,31 @@ int main(int argc, char **argv)
 		refused += o.refused;
 		wbytes += o.wrong_bytes;
 		wtags += o.wrong_tag;
+		plain += o.plain_blocks;
+		stale += o.stale_blocks;
+		canaries += o.canary_blocks;
 	}
 	knob_set("fault", 0);
 	f1 = knob_get("faults");
 	e1 = counter("eip93-engine-messages");
 	d1 = counter("eip93-engine-faults");
 	sf1 = redone();
-	printf("# integrity %s (%s%s): messages %ld, engine results faulted by the driver %ld, "
-	       "caught %" PRIu64 " (redone in software %" PRIu64 "), clean engine messages %" PRIu64
-	       ", wrong outputs released %ld (valid messages refused %ld), wrong bytes released "
-	       "%llu, wrong tags released %ld, driver requests after a key's caught fault %ld\n",
-	       m->name, kalg, ctr_only ? "" : tc, nmsg, f1 - f0, d1 - d0, sf1 - sf0, e1 - e0, wrong,
-	       refused, wbytes, wtags, late);
-	printf("table: %s%s %s %s %ld %" PRIu64 " %llu %ld %ld\n", m->name, warm ? "-late" : "",
-	       kalg, ctr_only ? "-" : tcn, f1 - f0, d1 - d0, wbytes, wtags, wrong);
+	placed = lay.in_place < 0 ? "inplace=mixed" : lay.in_place ? "inplace" : "apart";
+	snprintf(lays, sizeof(lays), "aad=%zu,in=%zu,out=%zu,%s", lay.aad, lay.in_off, lay.out_off,
+		 placed);
+	snprintf(label, sizeof(label), "%s%s", m->name, warm ? "-late" : "");
+	if (m->page && page != 1)
+		snprintf(label + strlen(label), sizeof(label) - strlen(label), ":%ld", page);
+	printf("# integrity %s (%s via %s%s; %s): messages %ld, engine results faulted by the "
+	       "driver %ld, caught %" PRIu64 " (redone in software %" PRIu64 "), clean engine "
+	       "messages %" PRIu64 ", wrong outputs released %ld (valid messages refused %ld), "
+	       "wrong bytes released %llu, wrong tags released %ld, plaintext or stale blocks "
+	       "released %llu (input blocks %llu, stale %llu, of which canary %llu), driver "
+	       "requests after a key's caught fault %ld\n",
+	       label, kalg, road, ctr_only ? "" : tc, lays, nmsg, f1 - f0, d1 - d0, sf1 - sf0,
+	       e1 - e0, wrong, refused, wbytes, wtags, plain + stale, plain, stale, canaries, late);
+	printf("table: %s %s %s %s %ld %" PRIu64 " %ld %llu %ld %s\n", road, label, kalg,
+	       ctr_only ? "-" : tcn, f1 - f0, d1 - d0, wrong, plain + stale, wtags, lays);
 	if (f1 - f0 > 0)
 		printf("measure: integrity %s: detection rate %.1f%% (%" PRIu64 " of %ld faulted "
 		       "results)\n",
@@ -424,6 +404,16 @@ int main(int argc, char **argv)
 		       m->name);
 		bad = 1;
 	}
+	/*
+	 * A flipped bit leaves every block written: a block of the input, or
+	 * one far from the right output, is memory the engine never wrote.
+	 */
+	if ((systematic || flips) && plain + stale != 0) {
+		printf("not ok - %s: %llu plaintext or stale blocks released (%llu of the input, "
+		       "%llu stale, %llu of them the canary)\n",
+		       m->name, plain + stale, plain, stale, canaries);
+		bad = 1;
+	}
 	if (sampled_tag) {
 		/*
 		 * The sampled tag check: 1 in tag_check messages, each key's first
@@ -441,7 +431,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!bad)
-		printf("ok - integrity %s (%s%s): %s\n", m->name, kalg, ctr_only ? "" : tc,
+		printf("ok - integrity %s (%s via %s%s; %s): %s\n", label, kalg, road,
+		       ctr_only ? "" : tc, lays,
 		       systematic    ? "every faulted result caught, 0 wrong bytes released"
 		       : sampled_tag ? "wrong tags bounded by the sampled tag check"
 				     : "every wrong output is an uncaught single-block fault");

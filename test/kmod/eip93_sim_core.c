@@ -17,6 +17,9 @@
  * requests complete from an ordered workqueue, so callers see -EINPROGRESS
  * and a later completion as with the hardware.
  *
+ * The module is this file (the algorithm, its queue and the knobs below but
+ * the faults) and eip93_sim_fault.c (the keystream faults).
+ *
  * Parameters (/sys/module/eip93_sim/parameters/):
  *   ops       requests completed by the simulated engine, whatever their
  *             status (stand-in for the engine's interrupt counter); writable
@@ -41,16 +44,18 @@
  *             request.  Set them after the registration and after the first
  *             bind of a template (their self-tests issue hundreds of
  *             requests).  busy_us (read-only) sums the service times.
- *   fault, fault_block, fault_after, faults
- *             keystream faults of a request that carries payload, starting
- *             after fault_after such requests (counted down), on every one
- *             after that.  The request's layout comes from the last 32 bits
- *             of its counter block (big endian): 1 (J0) is gcm_base's, the
- *             16-byte tag-mask block E_K(J0) followed by the payload; 2
- *             (J0 + 1) is the CTR-only composition's (an AF_ALG skcipher on
- *             ctr(aes-eip93) covering the payload alone).  Requests with any
+ *   fault, fault_block, fault_page, fault_after, faults
+ *             keystream faults (eip93_sim_fault.c) of a request that
+ *             carries payload, starting after fault_after such requests
+ *             (counted down), on every one after that.  The request's
+ *             layout comes from the last 32 bits of its counter block (big
+ *             endian): 1 (J0) is gcm_base's, the 16-byte tag-mask block
+ *             E_K(J0) followed by the payload; 2 (J0 + 1) is the CTR-only
+ *             composition's (an AF_ALG skcipher on ctr(aes-eip93), or a
+ *             /dev/crypto session on it, covering the payload alone).  Requests with any
  *             other counter (gcm's hash-key request at setkey has 0) are
- *             never touched and do not count down fault_after.  "Payload
+ *             never touched and do not count down fault_after, but for a
+ *             continuation (below).  "Payload
  *             block" counts from the first payload byte in both layouts.
  *             fault=1 flips a bit in payload block fault_block (-1: the
  *             last, -2: a random middle block per request); fault=2 writes
@@ -64,6 +69,32 @@
  *             under gcm_base that is the tag mask, so the ciphertext is
  *             right and the tag wrong (decrypting: a valid tag refused);
  *             under CTR-only it is the first payload block.
+ *             The page faults land at a boundary: where one entry of the
+ *             request's scatterlist ends and the next begins inside the
+ *             payload (after its first byte, before its end; gcm_base's
+ *             tag-mask block is an entry of its own, its end is not one),
+ *             or the join where a request continues the previous one's
+ *             message on the same tfm (same nonce, the counter where that
+ *             one stopped: /dev/crypto's bounce path cuts a message into
+ *             page-sized requests); they are numbered through the message.
+ *             fault_page = k > 0 (default 1) names the k-th such boundary
+ *             and the bytes after it, -k the bytes before it (0: none).
+ *             fault=6 flips a bit of the output byte computed from the
+ *             source byte right after (k) or right before (-k) boundary k
+ *             of req->src (a DMA read fault: the engine read that byte
+ *             wrong); fault=7 the same
+ *             at boundary k of req->dst (the write landed wrong; in place
+ *             the boundaries are the same).  fault=8 ("skip") leaves 16
+ *             bytes unwritten: they keep what the destination held before
+ *             the request (saved first; in place that is the input), as a
+ *             DMA that skipped a descriptor would: with fault_page = 0
+ *             payload block fault_block (as fault=1), with k the 16 bytes
+ *             after destination boundary k, with -k the 16 before it (never
+ *             before the payload).  A request without that block or
+ *             boundary is not faulted (and not counted); nor are the bytes
+ *             before a join (the request that wrote them has completed).
+ *             A continuation carries only these boundary faults (6, 7, 8
+ *             with fault_page), when its message's first request did.
  *             faults (read-only, writable to reset) counts faulted requests.
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
@@ -77,6 +108,8 @@
  * so rmmod is refused (busy) while requests are stalled; unstall first.
  * Module exit nevertheless completes anything still held with -ESHUTDOWN.
  */
+
+#include "eip93_sim.h"
 
 #include <crypto/aes.h>
 #include <crypto/internal/skcipher.h>
@@ -111,6 +144,7 @@
 
 struct sim_tfm_ctx {
 	struct crypto_skcipher *fallback;
+	struct sim_stream stream; /* eip93_sim_fault.c's */
 };
 
 struct sim_req_ctx {
@@ -131,10 +165,6 @@ static unsigned int sim_stall;
 static unsigned int sim_latency_us;
 static unsigned int sim_rate;
 static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
-static unsigned int sim_fault; /* 0 none, 1 flip, 2 nowrite, 3 page edge, 4 tail, 5 tagmask */
-static int sim_fault_block;
-static unsigned int sim_fault_after; /* only the (ordered) worker counts it down */
-static atomic64_t sim_faults = ATOMIC64_INIT(0);
 
 static DEFINE_SPINLOCK(sim_lock); /* guards the four below */
 static LIST_HEAD(sim_held);
@@ -161,7 +191,7 @@ static int sim_counter_get(char *buf, const struct kernel_param *kp)
 	return scnprintf(buf, PAGE_SIZE, "%llu\n", (unsigned long long)atomic64_read(kp->arg));
 }
 
-static const struct kernel_param_ops sim_counter_ops = {
+const struct kernel_param_ops sim_counter_ops = {
 	.set = sim_counter_set,
 	.get = sim_counter_get,
 };
@@ -231,19 +261,6 @@ module_param_named(rate, sim_rate, uint, 0644);
 MODULE_PARM_DESC(rate,
 		 "timing model: engine throughput in bytes per second (0: as fast as it computes)");
 module_param_cb(busy_us, &sim_counter_ops, &sim_busy_us, 0444);
-module_param_named(fault, sim_fault, uint, 0644);
-MODULE_PARM_DESC(fault,
-		 "keystream fault: 0 none, 1 flip a bit, 2 write nothing, 3 stale page edge, "
-		 "4 flip a bit 16 bytes before the end, 5 tagmask: flip a bit in the "
-		 "request's first block (gcm_base: the tag mask; CTR-only: payload block 0)");
-module_param_named(fault_block, sim_fault_block, int, 0644);
-MODULE_PARM_DESC(fault_block, "fault=1: payload block (-1 last, -2 random middle)");
-module_param_named(fault_after, sim_fault_after, uint, 0644);
-MODULE_PARM_DESC(fault_after,
-		 "payload requests (counter 1: gcm_base, 2: CTR-only) left alone before the faults "
-		 "start");
-module_param_cb(faults, &sim_counter_ops, &sim_faults, 0644);
-MODULE_PARM_DESC(faults, "requests given a keystream fault");
 MODULE_PARM_DESC(busy_us, "timing model: sum of the modelled service times (us)");
 
 /* ---- the simulated engine -------------------------------------------- */
@@ -285,129 +302,15 @@ static void sim_complete(struct skcipher_request *req, int err)
 	local_bh_enable();
 }
 
-#define SIM_BLK 16
-#define SIM_CTR_GCM_BASE 1 /* J0: gcm_base's request starts with the tag-mask block */
-#define SIM_CTR_CTR_ONLY 2 /* J0 + 1: the CTR-only composition's payload alone */
-
-/*
- * Where the payload of @req starts: 16 (gcm_base: counter 1, the tag-mask
- * block first), 0 (CTR-only: counter 2), or -1 for any other counter (not a
- * message's request: never faulted).
- */
-static int sim_payload_off(const struct skcipher_request *req)
-{
-	const u8 *iv = req->iv;
-	u32 ctr;
-
-	if (!iv)
-		return -1;
-	ctr = (u32)iv[12] << 24 | (u32)iv[13] << 16 | (u32)iv[14] << 8 | iv[15];
-	if (ctr == SIM_CTR_GCM_BASE)
-		return SIM_BLK;
-	if (ctr == SIM_CTR_CTR_ONLY)
-		return 0;
-	return -1;
-}
-
-/*
- * Is this request's result to be faulted?  Only the ordered worker calls it.
- * @pre: set to the bytes before the payload (sim_payload_off()).
- */
-static bool sim_fault_due(const struct skcipher_request *req, unsigned int *pre)
-{
-	int off;
-
-	if (!READ_ONCE(sim_fault) || !READ_ONCE(sim_armed))
-		return false;
-	off = sim_payload_off(req);
-	if (off < 0 || req->cryptlen <= (unsigned int)off)
-		return false;
-	if (sim_fault_after) {
-		sim_fault_after--;
-		return false;
-	}
-	*pre = off;
-	return true;
-}
-
-/*
- * The end of the destination entry holding the first payload byte (at @pre):
- * a page edge, or 0 when that entry ends the request.
- */
-static unsigned int sim_first_edge(struct scatterlist *sg, unsigned int len, unsigned int pre)
-{
-	unsigned int off = 0;
-
-	for (; sg; sg = sg_next(sg)) {
-		off += sg->length;
-		if (off > pre)
-			return off < len ? off : 0;
-	}
-	return 0;
-}
-
-static void sim_flip(struct skcipher_request *req, unsigned int off)
-{
-	u8 b;
-
-	scatterwalk_map_and_copy(&b, req->dst, off, 1, 0);
-	b ^= 0x01;
-	scatterwalk_map_and_copy(&b, req->dst, off, 1, 1);
-}
-
-/*
- * Apply the fault to a computed request whose payload starts at @pre;
- * @saved holds its input (fault 2, 3).
- */
-static void sim_fault_apply(struct skcipher_request *req, const u8 *saved, unsigned int pre)
-{
-	unsigned int len = req->cryptlen, nblk = (len - pre + SIM_BLK - 1) / SIM_BLK, off, e;
-	int blk = READ_ONCE(sim_fault_block);
-
-	switch (READ_ONCE(sim_fault)) {
-	case 1:
-		if (blk == -1)
-			blk = nblk - 1;
-		else if (blk == -2)
-			blk = nblk > 2 ? 1 + get_random_u32() % (nblk - 2) : 0;
-		if (blk < 0 || (unsigned int)blk >= nblk)
-			return;
-		sim_flip(req, pre + SIM_BLK * blk);
-		break;
-	case 2:
-		scatterwalk_map_and_copy((u8 *)saved + pre, req->dst, pre, len - pre, 1);
-		break;
-	case 3:
-		e = sim_first_edge(req->dst, len, pre);
-		if (!e)
-			return;
-		off = max(e - SIM_BLK, pre);
-		scatterwalk_map_and_copy((u8 *)saved + off, req->dst, off, e - off, 1);
-		break;
-	case 4:
-		if (len < pre + SIM_BLK)
-			return;
-		sim_flip(req, len - SIM_BLK);
-		break;
-	case 5:
-		sim_flip(req, 0);
-		break;
-	default:
-		return;
-	}
-	atomic64_inc(&sim_faults);
-}
-
 static void sim_work(struct work_struct *work)
 {
 	struct sim_req_ctx *rctx = container_of(work, struct sim_req_ctx, work);
 	struct skcipher_request *req = rctx->req;
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct skcipher_request *fb = &rctx->fallback_req;
+	struct sim_fault_state fault;
 	unsigned int delay;
-	u8 *saved = NULL;
-	unsigned int pre = 0;
-	bool exiting, fault;
+	bool exiting;
 	ktime_t start;
 	int err;
 
@@ -436,15 +339,7 @@ static void sim_work(struct work_struct *work)
 		return;
 	}
 
-	fault = sim_fault_due(req, &pre);
-	if (fault && (READ_ONCE(sim_fault) == 2 || READ_ONCE(sim_fault) == 3)) {
-		/* Writing nothing leaves the input where the output goes: keep it. */
-		saved = kvmalloc(req->cryptlen, GFP_KERNEL);
-		if (saved)
-			scatterwalk_map_and_copy(saved, req->src, 0, req->cryptlen, 0);
-		else
-			fault = false;
-	}
+	sim_fault_decide(req, READ_ONCE(sim_armed), &ctx->stream, &fault);
 
 	skcipher_request_set_tfm(fb, ctx->fallback);
 	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);
@@ -460,10 +355,9 @@ static void sim_work(struct work_struct *work)
 			b ^= 0x01;
 			scatterwalk_map_and_copy(&b, req->dst, req->cryptlen - 1, 1, 1);
 		}
-		if (fault)
-			sim_fault_apply(req, saved, pre);
+		sim_fault_apply(req, &fault);
 	}
-	kvfree(saved);
+	sim_fault_done(&fault);
 	sim_serve_until(start, sim_service_ns(req->cryptlen));
 	sim_complete(req, err);
 }

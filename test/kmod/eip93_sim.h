@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * eip93_sim - simulated EIP93 "ctr(aes)" engine.  TEST-ONLY.
+ *
+ * What the module's two files share: eip93_sim_core.c (the algorithm, the
+ * queue, the timing model, the other knobs) and eip93_sim_fault.c (the
+ * keystream faults: the fault* parameters described in eip93_sim_core.c's
+ * header).
+ */
+#ifndef EIP93_SIM_H
+#define EIP93_SIM_H
+
+#include <crypto/internal/skcipher.h>
+#include <linux/moduleparam.h>
+#include <linux/types.h>
+
+#define SIM_BLK 16
+
+/* The "ops"-style counter parameter: an atomic64_t, writable to reset. */
+extern const struct kernel_param_ops sim_counter_ops;
+
+/*
+ * One tfm's message in progress, for the page faults: a request that goes on
+ * where the previous one's counter stopped (same nonce) continues its
+ * message, as /dev/crypto's bounce path cuts one into page-sized requests;
+ * the join between the two is a boundary of the message like one between
+ * two scatterlist entries.  Only the ordered worker touches it.
+ */
+struct sim_stream {
+	u8 nonce[12];
+	u32 next_ctr;		 /* the counter a continuation starts with */
+	unsigned int src_bounds; /* source boundaries in the message's earlier requests */
+	unsigned int dst_bounds; /* destination boundaries, the same */
+	bool open;
+	bool faulted; /* its first request was past fault_after */
+};
+
+/*
+ * One request's fault, decided before the engine computes (what the
+ * destination held, or the input, may have to be kept first) and applied
+ * after it computed successfully.
+ */
+struct sim_fault_state {
+	unsigned int kind;     /* the fault parameter's value when it was decided; 0: none */
+	unsigned int pre;      /* bytes before the payload (0 or the tag-mask block) */
+	bool join;	       /* the request continues a message: its start is a boundary */
+	unsigned int src_base; /* boundaries of the message before this request */
+	unsigned int dst_base;
+	u8 *saved;	       /* the request's input (fault 2, 3) */
+	unsigned int skip_off; /* fault 8: the bytes left as they were */
+	unsigned int skip_len;
+	u8 skip_old[SIM_BLK]; /* fault 8: what the destination held there */
+};
+
+/*
+ * Decide @req's fault (@armed: the registration's self-tests are over; @stream:
+ * its tfm's message in progress) and keep what applying it needs; st->kind stays 0 when the request is not
+ * faulted.  Only the ordered worker calls it (it counts fault_after down).
+ */
+void sim_fault_decide(struct skcipher_request *req, bool armed, struct sim_stream *stream,
+		      struct sim_fault_state *st);
+/* Apply the fault to @req's computed result (only when it computed). */
+void sim_fault_apply(struct skcipher_request *req, struct sim_fault_state *st);
+/* Free what sim_fault_decide() kept. */
+void sim_fault_done(struct sim_fault_state *st);
+
+#endif
