@@ -6,19 +6,19 @@
  * context keyed with the same bytes) does not run the check again.
  *
  * An entry is not the key: it is HMAC-SHA256, under a secret drawn from
- * getrandom() in this process (not from the DRBG the application sees), of
- * the key's length and bytes, the kernel algorithm the instance bound and
- * its backend's name.  Only passes are kept.  An entry counts
+ * getrandom() once per instance (not from the DRBG the application sees),
+ * of the key's length and bytes, the kernel algorithm the instance bound
+ * and its backend's name.  Only passes are kept.  An entry counts
  *   - only in the process that reached it: the table is stamped with the
  *     process id and the fork count (pthread_atfork), and a forked child
- *     finds it wiped, with a secret of its own, so it checks again;
+ *     finds its entries wiped, so it checks again;
  *   - only while the instance has counted no engine error and no engine
  *     fault since its check began (eip93-engine-errors, eip93-engine-faults):
  *     after either, the next context with those bytes checks them again.
  * A failed check removes its key's entry.  SLOTS entries, the least
  * recently used one overwritten; an entry is cleansed when it is
- * overwritten or removed, the whole table (secret included) when it is
- * wiped or the instance freed.  One lock for every instance's table, held
+ * overwritten or removed, every entry when a child wipes them, the whole
+ * table (the keyed HMAC state included) when the instance is freed.  One lock for every instance's table, held
  * for a few comparisons, never across a libcrypto call, and taken around a
  * fork, so a child never inherits it held.
  */
@@ -43,13 +43,12 @@ struct verdict {
 };
 
 struct eip93_verdicts {
-	EVP_MAC *mac; /* HMAC, fetched once (NULL: nothing is kept) */
+	EVP_MAC_CTX *mac; /* HMAC-SHA256 keyed with the secret (NULL: nothing is kept) */
 	/* What follows belongs to one process (pid, forks); wiped in another. */
-	int pid;	    /* 0: no secret (getrandom() failed; tried again at the next key) */
+	int pid;
 	unsigned int forks; /* the fork count it was stamped with */
-	uint64_t serial;    /* wipes so far: a query holds to the table it started on */
+	uint64_t serial;    /* wipes so far: a query holds to the entries it started on */
 	uint64_t clock;
-	unsigned char secret[SECRET_LEN];
 	struct verdict v[SLOTS];
 };
 
@@ -85,28 +84,46 @@ static uint64_t trouble(struct eip93_alg_env *env)
 	       eip93_stat_get(&env->stats->engine_faults);
 }
 
-/* Under the lock: @t as this process may use it (wiped if another's); 1 when it has a secret. */
-static int table_own(struct eip93_verdicts *t, int pid)
+/* Under the lock: @t's entries as this process may use them (wiped if another's). */
+static void table_own(struct eip93_verdicts *t, int pid)
 {
+	if (t->pid == pid && t->forks == forks)
+		return;
+	OPENSSL_cleanse(t->v, sizeof(t->v));
+	t->clock = 0;
+	t->serial++;
+	t->pid = pid;
+	t->forks = forks;
+}
+
+/* HMAC-SHA256 keyed with a secret drawn now (NULL: no secret or no HMAC). */
+static EVP_MAC_CTX *keyed_mac(struct eip93_alg_env *env)
+{
+	unsigned char secret[SECRET_LEN];
+	char digest[] = "SHA256";
+	OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+			    OSSL_PARAM_construct_end() };
+	EVP_MAC *mac;
+	EVP_MAC_CTX *m = NULL;
 	size_t got = 0;
 	ssize_t n;
 
-	if (t->pid == pid && t->forks == forks)
-		return 1;
-	OPENSSL_cleanse(t->secret, sizeof(t->secret));
-	OPENSSL_cleanse(t->v, sizeof(t->v));
-	t->pid = 0;
-	t->clock = 0;
-	t->serial++;
-	while (got < sizeof(t->secret)) {
-		n = getrandom(t->secret + got, sizeof(t->secret) - got, GRND_NONBLOCK);
+	while (got < sizeof(secret)) {
+		n = getrandom(secret + got, sizeof(secret) - got, GRND_NONBLOCK);
 		if (n <= 0)
-			return 0;
+			goto out;
 		got += (size_t)n;
 	}
-	t->pid = pid;
-	t->forks = forks;
-	return 1;
+	mac = EVP_MAC_fetch(env->libctx, "HMAC", NULL);
+	m = mac == NULL ? NULL : EVP_MAC_CTX_new(mac);
+	EVP_MAC_free(mac); /* the context holds its own reference */
+	if (m != NULL && !EVP_MAC_init(m, secret, sizeof(secret), p)) {
+		EVP_MAC_CTX_free(m);
+		m = NULL;
+	}
+out:
+	OPENSSL_cleanse(secret, sizeof(secret));
+	return m;
 }
 
 /* The instance's table, made at its first use (NULL: none, nothing kept). */
@@ -122,7 +139,7 @@ static struct eip93_verdicts *table_get(struct eip93_alg_env *env)
 	made = OPENSSL_zalloc(sizeof(*made));
 	if (made == NULL)
 		return NULL;
-	made->mac = EVP_MAC_fetch(env->libctx, "HMAC", NULL);
+	made->mac = keyed_mac(env);
 	pthread_mutex_lock(&lock);
 	if (env->verdicts == NULL) {
 		env->verdicts = made;
@@ -131,27 +148,23 @@ static struct eip93_verdicts *table_get(struct eip93_alg_env *env)
 	t = env->verdicts;
 	pthread_mutex_unlock(&lock);
 	if (made != NULL) { /* another thread was first */
-		EVP_MAC_free(made->mac);
+		EVP_MAC_CTX_free(made->mac);
 		OPENSSL_free(made);
 	}
 	return t;
 }
 
-/* The tag of @ctx's key under @secret: 1, or 0 (libcrypto failed). */
-static int key_tag(struct gcm_ctx *ctx, EVP_MAC *mac, const unsigned char *secret,
-		   unsigned char *tag)
+/* The tag of @ctx's key: 1, or 0 (libcrypto failed). */
+static int key_tag(struct gcm_ctx *ctx, const EVP_MAC_CTX *keyed, unsigned char *tag)
 {
 	const struct eip93_alg_env *env = ctx->env;
 	const char *be = env->engine->name;
-	char digest[] = "SHA256";
-	OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
-			    OSSL_PARAM_construct_end() };
 	unsigned char len = (unsigned char)ctx->key.len;
-	EVP_MAC_CTX *m = EVP_MAC_CTX_new(mac);
+	EVP_MAC_CTX *m = EVP_MAC_CTX_dup(keyed); /* the keyed state, read by every thread */
 	size_t n = 0;
 	int ok;
 
-	ok = m != NULL && EVP_MAC_init(m, secret, SECRET_LEN, p) && EVP_MAC_update(m, &len, 1) &&
+	ok = m != NULL && EVP_MAC_update(m, &len, 1) &&
 	     EVP_MAC_update(m, ctx->key.bytes, ctx->key.len) &&
 	     EVP_MAC_update(m, (const unsigned char *)env->kalg, strlen(env->kalg) + 1) &&
 	     EVP_MAC_update(m, (const unsigned char *)be, strlen(be) + 1) &&
@@ -172,9 +185,8 @@ static struct verdict *slot_find(struct eip93_verdicts *t, const unsigned char *
 int eip93_verdict_find(struct gcm_ctx *ctx, struct eip93_verdict_query *q)
 {
 	struct eip93_verdicts *t;
-	unsigned char secret[SECRET_LEN];
 	struct verdict *v;
-	int pid = (int)getpid(), hit = 0, own;
+	int pid = (int)getpid(), hit = 0;
 
 	memset(q, 0, sizeof(*q));
 	q->trouble = trouble(ctx->env); /* before the check that may follow */
@@ -182,26 +194,16 @@ int eip93_verdict_find(struct gcm_ctx *ctx, struct eip93_verdict_query *q)
 	if (t == NULL || t->mac == NULL)
 		return 0;
 	pthread_once(&atfork_once, atfork_register);
-	pthread_mutex_lock(&lock);
-	own = table_own(t, pid);
-	if (own) {
-		memcpy(secret, t->secret, sizeof(secret));
-		q->serial = t->serial;
-	}
-	pthread_mutex_unlock(&lock);
-	if (!own)
-		return 0;
-	q->ok = key_tag(ctx, t->mac, secret, q->tag);
-	OPENSSL_cleanse(secret, sizeof(secret));
+	q->ok = key_tag(ctx, t->mac, q->tag);
 	if (!q->ok)
 		return 0;
 	pthread_mutex_lock(&lock);
-	if (t->serial == q->serial && table_own(t, pid)) {
-		v = slot_find(t, q->tag);
-		if (v != NULL && v->trouble == q->trouble) {
-			v->used = ++t->clock;
-			hit = 1;
-		}
+	table_own(t, pid);
+	q->serial = t->serial;
+	v = slot_find(t, q->tag);
+	if (v != NULL && v->trouble == q->trouble) {
+		v->used = ++t->clock;
+		hit = 1;
 	}
 	pthread_mutex_unlock(&lock);
 	return hit;
@@ -218,7 +220,8 @@ void eip93_verdict_keep(struct gcm_ctx *ctx, struct eip93_verdict_query *q, int 
 	if (t == NULL)
 		goto out;
 	pthread_mutex_lock(&lock);
-	if (t->serial == q->serial && table_own(t, (int)getpid())) {
+	table_own(t, (int)getpid());
+	if (t->serial == q->serial) {
 		v = slot_find(t, q->tag);
 		if (v == NULL && passed) {
 			v = &t->v[0];
@@ -250,6 +253,6 @@ void eip93_verdict_free(struct eip93_alg_env *env)
 	pthread_mutex_unlock(&lock);
 	if (t == NULL)
 		return;
-	EVP_MAC_free(t->mac);
+	EVP_MAC_CTX_free(t->mac);
 	OPENSSL_clear_free(t, sizeof(*t));
 }
