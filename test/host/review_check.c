@@ -456,8 +456,7 @@ int main(int argc, char **argv)
 	}
 	{
 		char *kalg = NULL;
-		OSSL_PARAM q[2] = { OSSL_PARAM_construct_utf8_ptr("eip93-gate", &kalg,
-								  0),
+		OSSL_PARAM q[2] = { OSSL_PARAM_construct_utf8_ptr("eip93-gate", &kalg, 0),
 				    OSSL_PARAM_construct_end() };
 
 		if (OSSL_PROVIDER_get_params(p_eip93, q) && kalg != NULL)
