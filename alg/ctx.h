@@ -81,6 +81,25 @@ int eip93_key_sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsign
 		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
 		      unsigned char *tag);
 
+/*
+ * verdict.c: the key checks an instance saw pass in this process, by a keyed
+ * hash of the key bytes and what they were checked on (never the key).
+ */
+#define EIP93_VERDICT_TAGLEN 32
+struct eip93_verdict_query {
+	unsigned char tag[EIP93_VERDICT_TAGLEN]; /* the key's keyed hash (ok) */
+	uint64_t trouble; /* the instance's engine errors + faults when the query began */
+	uint64_t serial;  /* the table it was made on */
+	int ok;		  /* tag computed */
+};
+/*
+ * 1: @ctx's key bytes passed a check on this instance in this process, and
+ * no engine error or fault was counted since that check began.  Fills @q.
+ */
+int eip93_verdict_find(struct gcm_ctx *ctx, struct eip93_verdict_query *q);
+/* The check that followed @q's miss @passed (kept) or not (forgotten); cleanses @q. */
+void eip93_verdict_keep(struct gcm_ctx *ctx, struct eip93_verdict_query *q, int passed);
+
 /* account.c: counters, and what errors and faults say about the engine */
 /* (Inline: per message.) */
 static inline void eip93_count_sw(struct gcm_ctx *ctx, enum eip93_sw_reason r)

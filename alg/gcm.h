@@ -45,7 +45,8 @@ struct eip93_alg_env {
 	/* Called once per env after the first key passes its check (the notice). */
 	void (*on_first_engine)(struct eip93_alg_env *env);
 	atomic_int first_engine_done;
-	struct eip93_adapt *adapt; /* adaptive routing's estimates; NULL: fixed routing */
+	struct eip93_adapt *adapt;	 /* adaptive routing's estimates; NULL: fixed routing */
+	struct eip93_verdicts *verdicts; /* the key checks passed (verdict.c); NULL until used */
 };
 
 /* Consecutive engine errors after which the engine is off for the process. */
@@ -81,5 +82,11 @@ int eip93_compose_selftest(void);
 
 /* eip93_alg_env_free() - release what the cipher code cached in @env. */
 void eip93_alg_env_free(struct eip93_alg_env *env);
+
+/*
+ * eip93_verdict_free() - forget (cleansed) the key checks' verdicts @env
+ * keeps: every key is checked again at its next open.
+ */
+void eip93_verdict_free(struct eip93_alg_env *env);
 
 #endif /* EIP93_GCM_H */

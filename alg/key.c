@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The cipher context's key: kept for the lazy engine open, verified by a
- * known-answer check when its engine key opens, forgotten (cleansed) when
- * replaced.  What opening and checking it showed is a runtime outcome
+ * known-answer check when its engine key opens (unless the context it was
+ * copied from, or the instance's verdicts, verdict.c, say these key bytes
+ * passed in this process), forgotten (cleansed) when replaced.  What opening and checking it showed is a runtime outcome
  * (route.h), accounted by account.c.
  */
 #include "ctx.h"
@@ -170,8 +171,9 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 	struct eip93_stats *st = env->stats;
 	struct eip93_engine_cfg cfg;
 	struct eip93_route_run o = { .stage = EIP93_STAGE_SANDBOX };
+	struct eip93_verdict_query q;
 	enum eip93_sw_reason why;
-	int r, verified;
+	int r, verified, checked = 0;
 
 	if (env->engine->key_is_open(&ctx->key.ek))
 		return EIP93_SW_NONE;
@@ -196,13 +198,24 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 	if (r == 0)
 		r = eip93_compose_key_init(ctx);
 	/*
-	 * A copy of a context whose key passed keeps that verdict: the same key
-	 * bytes on the same engine (its own sockets; every result is still
-	 * checked, verify.c).  A copy-per-message caller pays one check.
+	 * A copy of a context whose key passed keeps that verdict, and so does
+	 * any context whose key bytes passed in this process on this instance
+	 * since its last engine error or fault (verdict.c): the same key bytes
+	 * on the same engine (its own sockets; every result is still checked,
+	 * verify.c).  A copy-per-message caller pays one check, whether or not
+	 * the context it copies ever ran a message.
 	 */
 	verified = ctx->key.verified_pid == (int)getpid();
-	if (r == 0 && !verified)
-		r = ctx->key.ek.is_ctr ? ctr_key_check(ctx) : key_check(ctx);
+	if (r == 0 && !verified) {
+		verified = eip93_verdict_find(ctx, &q);
+		if (!verified) {
+			r = ctx->key.ek.is_ctr ? ctr_key_check(ctx) : key_check(ctx);
+			checked = 1;
+			eip93_verdict_keep(ctx, &q, r == 0); /* kept if passed, else forgotten */
+		} else {
+			OPENSSL_cleanse(&q, sizeof(q));
+		}
+	}
 	if (r < 0) {
 		o.stage = EIP93_STAGE_KEYCHECK;
 		o.err = r;
@@ -221,7 +234,7 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 		}
 		return why;
 	}
-	if (!verified)
+	if (checked)
 		eip93_stat_add(&st->key_checks_passed, 1);
 	ctx->key.verified_pid = (int)getpid();
 	atomic_store_explicit(&env->consecutive_errors, 0, memory_order_relaxed);

@@ -156,6 +156,7 @@ void eip93_alg_env_free(struct eip93_alg_env *env)
 		EVP_CIPHER_free(atomic_load(&env->ecb[i]));
 		atomic_store(&env->ecb[i], NULL);
 	}
+	eip93_verdict_free(env);
 }
 
 #define FN(id, f)                                                                                  \
