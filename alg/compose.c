@@ -220,9 +220,10 @@ static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_m
 	return r;
 }
 
-int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
-		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
-		      unsigned char *out, unsigned char *tag, struct eip93_engine_pages *pg)
+int eip93_engine_message(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
+			 size_t len, unsigned char *out, unsigned char *tag,
+			 struct eip93_engine_pages *pg)
 {
 	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, pg };
 

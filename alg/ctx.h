@@ -134,11 +134,12 @@ void eip93_account_fault(struct gcm_ctx *ctx, const char *what);
  * sampled): 0, EIP93_ENGINE_WRONG (a sampled tag was wrong), -EBADMSG (the
  * tag refused) or -errno.
  */
-int eip93_engine_aead(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
-		      const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t len,
-		      unsigned char *out, unsigned char *tag, struct eip93_engine_pages *pg);
+int eip93_engine_message(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
+			 size_t len, unsigned char *out, unsigned char *tag,
+			 struct eip93_engine_pages *pg);
 /*
- * eip93_engine_aead() from @in into @out with the whole integrity check of
+ * eip93_engine_message() from @in into @out with the whole integrity check of
  * its result.  @out must hold a copy of the input before the call (then a
  * block the engine skips or leaves unencrypted equals its input, and is
  * caught); @orig is the input as it was (@in, or a copy when @in == @out).

@@ -356,7 +356,7 @@ int eip93_engine_checked(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 			 unsigned char *tag)
 {
 	struct eip93_engine_pages pg = { 0, { 0 } };
-	int r = eip93_engine_aead(ctx, enc, iv, aad, aadlen, in, len, out, tag, &pg);
+	int r = eip93_engine_message(ctx, enc, iv, aad, aadlen, in, len, out, tag, &pg);
 
 	if (r == 0 && ctx->env->verify &&
 	    (eip93_verify_written(orig, out, len) != 0 ||
