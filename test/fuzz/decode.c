@@ -100,7 +100,7 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	 * a fault that counts as an engine error costs a provider reload.
 	 */
 	s->plan.site = (h[1] & 15) < 12 ? 0 : (h[1] & 15) - 11;
-	s->plan.kind = (h[2] & 0x0f) % (FUZZ_KEYSTREAM_FAULTS ? 6 : 3);
+	s->plan.kind = (h[2] & 0x0f) % (FUZZ_KEYSTREAM_FAULTS ? 7 : 3);
 	s->plan.err = errs[(h[2] >> 4) % (sizeof(errs) / sizeof(errs[0]))];
 	s->plan.nth = 1 + h[3] % 16; /* a key check takes 1 call (CTR-only) or 3 */
 	s->plan.every = h[4] & 1;
@@ -276,8 +276,8 @@ void fz_describe_op(const struct fz_op *op, char *b, size_t n)
 void fz_print(FILE *f, const struct fz_script *s, long mark)
 {
 	static const char *const sites[] = { "none", "open", "seal", "unseal", "data" };
-	static const char *const kinds[] = { "errno",	  "short",   "badmsg",
-					     "keystream", "nowrite", "tagmask" };
+	static const char *const kinds[] = { "errno",	"short",   "badmsg", "keystream",
+					     "nowrite", "tagmask", "skip" };
 	char line[400];
 
 	fprintf(f, "script: AES-%d-GCM on %s, %s first, seed %016llx%s, %zu steps\n",

@@ -175,7 +175,8 @@ static void set_plan(const struct fz_plan *fp)
 						      EIP93_FAKE_DATA };
 	static const enum eip93_fake_kind kinds[] = { EIP93_FAKE_ERRNO,	  EIP93_FAKE_SHORT,
 						      EIP93_FAKE_BADMSG,  EIP93_FAKE_KEYSTREAM,
-						      EIP93_FAKE_NOWRITE, EIP93_FAKE_TAGMASK };
+						      EIP93_FAKE_NOWRITE, EIP93_FAKE_TAGMASK,
+						      EIP93_FAKE_SKIP };
 	struct eip93_fake_plan p;
 
 	memset(&p, 0, sizeof(p));

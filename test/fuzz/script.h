@@ -86,7 +86,7 @@ struct fz_op {
 /* The fake's fault plan, in fuzzer terms (mapped onto eip93_fake_plan). */
 struct fz_plan {
 	int site; /* 0 none, 1 open, 2 seal, 3 unseal, 4 data */
-	int kind; /* 0 errno, 1 short, 2 badmsg, 3 keystream, 4 nowrite, 5 tagmask */
+	int kind; /* 0 errno, 1 short, 2 badmsg, 3 keystream, 4 nowrite, 5 tagmask, 6 skip */
 	int err;
 	unsigned long nth;
 	int every;
