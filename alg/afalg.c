@@ -414,12 +414,17 @@ static int aead(const struct afalg_key *k, int enc, const struct eip93_engine_ms
 		     m->aadlen + m->len + (enc ? tail : 0));
 	explicit_bzero(aad_echo, m->aadlen); /* the kernel's copy of the AAD */
 	/*
-	 * algif_aead copies AAD || data from its send buffer into the receive
-	 * buffer (the CPU's copy) and runs the request in place there: the
-	 * engine reads and writes the payload in the caller's output pages.
+	 * algif_aead writes into the receive buffer, the caller's output pages.
+	 * It reads either that buffer (kernels that copy AAD || data there with
+	 * the CPU and run in place) or its send buffer (kernels whose request
+	 * runs out of place, from the TX list: pages it allocated and filled
+	 * from the AAD's first byte, so the payload's boundaries fall at
+	 * k * 4096 - aadlen).  Which one cannot be told from here: both.
 	 */
-	if (r == 0)
+	if (r == 0) {
 		eip93_engine_pages_buf(m->pages, m->out);
+		eip93_engine_pages_add(m->pages, EIP93_ENGINE_PAGE - m->aadlen % EIP93_ENGINE_PAGE);
+	}
 	return r;
 }
 

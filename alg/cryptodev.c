@@ -368,8 +368,9 @@ static const struct cdev_key *usable(const struct eip93_engine_key *k, int ctr)
  * buffers are laid out so (sealing: m->tag right after m->out; opening in
  * place: m->tag right after m->in, as a TLS 1.2 record is), the request
  * uses them directly.  Otherwise the message passes through a buffer of
- * len + 16 bytes: sealing, it receives only ciphertext and tag (public, not
- * cleansed); opening, it holds the plaintext and is cleansed.  m->out and
+ * len + 16 bytes, run in place: it holds a copy of the input first (so a
+ * block the engine skips is its input there too, as in the caller's
+ * destination, and never stale memory) and is cleansed after.  m->out and
  * m->tag are written only on success (the direct seal writes them as the
  * request runs; a failed seal's output is released by no caller).
  */
@@ -401,15 +402,18 @@ static int gcm_request(struct eip93_engine_key *k, const struct eip93_engine_msg
 	a.tag_len = EIP93_ENGINE_TAGLEN;
 	a.iv = iv;
 	a.iv_len = EIP93_ENGINE_IVLEN;
+	if (!direct) {
+		if (m->len != 0)
+			memcpy(buf, m->in, m->len);
+		if (enc)
+			memset(buf + m->len, 0, EIP93_ENGINE_TAGLEN);
+		else
+			memcpy(buf + m->len, m->tag, EIP93_ENGINE_TAGLEN);
+	}
 	if (enc) {
-		a.src = (unsigned char *)m->in; /* read only */
+		a.src = direct ? (unsigned char *)m->in : buf; /* m->in read only */
 		a.len = (uint32_t)m->len;
 	} else {
-		if (!direct) {
-			if (m->len != 0)
-				memcpy(buf, m->in, m->len);
-			memcpy(buf + m->len, m->tag, EIP93_ENGINE_TAGLEN);
-		}
 		a.src = direct ? m->out : buf;
 		a.len = (uint32_t)blen;
 	}
@@ -426,10 +430,7 @@ static int gcm_request(struct eip93_engine_key *k, const struct eip93_engine_msg
 		if (enc)
 			memcpy(m->tag, buf + m->len, EIP93_ENGINE_TAGLEN);
 	}
-	if (enc)
-		OPENSSL_free(buf); /* ciphertext and tag only */
-	else
-		OPENSSL_clear_free(buf, blen);
+	OPENSSL_clear_free(buf, blen); /* may hold the plaintext either way */
 	return r;
 }
 

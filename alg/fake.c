@@ -444,7 +444,9 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 	}
 	if (r == 0 && hit && p.kind == EIP93_FAKE_SKIP)
 		unwrite(&p, prior, m->out, m->len);
-	if (r == 0) { /* AF_ALG's AEAD: the destination; /dev/crypto's: both */
+	if (r == 0) { /* AF_ALG's AEAD: the send buffer from the AAD on and the destination;
+		       * /dev/crypto's: the source and the destination */
+		eip93_engine_pages_add(m->pages, EIP93_ENGINE_PAGE - m->aadlen % EIP93_ENGINE_PAGE);
 		eip93_engine_pages_buf(m->pages, m->in);
 		eip93_engine_pages_buf(m->pages, m->out);
 	}

@@ -29,8 +29,10 @@
  *
  * The fake stands in for both roads, so it reports (m->pages) the union of
  * the page phases they would: AES-CTR requests the source, the destination
- * and a kernel buffer from offset 0; AEAD requests the source and the
- * destination (AF_ALG: the destination alone; /dev/crypto: both).
+ * and a kernel buffer from offset 0; AEAD requests the source, the
+ * destination and a kernel buffer from the AAD's first byte (AF_ALG: that
+ * send buffer and the destination; /dev/crypto: the source and the
+ * destination).
  */
 #ifndef EIP93_FAKE_H
 #define EIP93_FAKE_H
