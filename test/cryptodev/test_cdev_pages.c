@@ -26,7 +26,7 @@
 
 #define CTR EIP93_KALG_CTR
 #define GCM "gcm_base(ctr(aes-eip93),ghash-generic)"
-#define PG EIP93_ENGINE_PAGE
+#define PG ((size_t)EIP93_ENGINE_PAGE)
 
 int __real_open(const char *path, int flags, ...);
 int __real_openat(int dirfd, const char *path, int flags, ...);
