@@ -373,9 +373,8 @@ static int raw_message(struct runner *r)
 	const struct eip93_engine_ops *e = raw_ops;
 	size_t len = r->c->len;
 	unsigned char aad[13];
-	struct eip93_engine_msg m = {
-		r->nonce, r->aad, r->aadlen, r->in, r->out, len, r->out + len, NULL
-	};
+	struct eip93_engine_msg m = { r->nonce, r->aad, r->aadlen,    r->in,
+				      r->out,	len,	r->out + len, NULL };
 
 	if (r->shape == SH_TLS12) {
 		tls12_aad(aad, r->c->enc, len, 1);
