@@ -79,7 +79,7 @@ out=$(openssl list -providers -verbose 2>&1) && echo "$out" | grep -q 'calibrati
   ok "openssl list still works and shows it" || { bad "openssl list"; echo "$out"; }
 doctor "says invalid" "invalid: $CAL" "corrupt and keeps the engine off"
 printf 'format = 1\n\001\n' >$CAL
-gate "control bytes: corrupt" disabled "control byte"
+gate "control bytes: corrupt" disabled "a byte outside printable ASCII"
 
 echo "# calibration-file = none"
 conf 'calibration-file = none'
