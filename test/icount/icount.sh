@@ -47,8 +47,8 @@ done
 # OpenSSL 3.5's default provider makes a small message with about half the
 # instructions 3.0's does, so the same added work is a larger ratio there.
 goal_d16=1.10 goal_d256=1.02 goal_d1024=1.02 goal_e=1.03
-hold_30="1.32 1.25 1.17 1.10 1.03" # OpenSSL 3.0: delegated 16, 256, 1024; engine 4 KiB, larger
-hold_35="1.50 1.35 1.20 1.10 1.03" # later versions (3.5)
+hold_30="1.32 1.25 1.17 1.10 1.04" # OpenSSL 3.0: delegated 16, 256, 1024; engine 4 KiB, larger
+hold_35="1.50 1.35 1.20 1.10 1.04" # later versions (3.5)
 margin=0.005
 
 rm -rf "$out"
