@@ -13,7 +13,7 @@
 #include <openssl/types.h>
 
 #include "adapt.h"
-#include "engine.h"
+#include "../engine/engine.h"
 #include "route.h"
 #include "stats.h"
 #include "sw.h"
@@ -66,12 +66,6 @@ struct eip93_alg_env {
 #define EIP93_TAG_CHECK_DEFAULT 64
 
 extern const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24];
-
-/*
- * eip93_sandbox_prime() - read the process's seccomp state now (the gate calls
- * it when it opens, normally before a daemon chroots away from /proc).
- */
-void eip93_sandbox_prime(void);
 
 /*
  * eip93_compose_selftest() - does this libcrypto's GCM128 leave whole blocks

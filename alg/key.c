@@ -7,7 +7,7 @@
  * (route.h), accounted by account.c.
  */
 #include "ctx.h"
-#include "sandbox.h"
+#include "../detect/sandbox.h"
 
 #include <errno.h>
 #include <stdatomic.h>

@@ -22,7 +22,7 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "shape.h"
+#include "../engine/shape.h"
 
 /* Why a message went to software; EIP93_SW_NONE means "engine". */
 enum eip93_sw_reason {

@@ -25,7 +25,7 @@
  *     lie in two blocks, and both are checked);
  *   - EDGE bytes on both sides of every page boundary of every buffer the
  *     engine really read or wrote, as the backend reported them for this
- *     request (struct eip93_engine_pages, alg/engine.h: the caller's pages
+ *     request (struct eip93_engine_pages, engine/engine.h: the caller's pages
  *     the kernel mapped, the kernel's own buffers filled from payload
  *     offset 0), where buffer-edge faults land (DMA descriptors, cache
  *     lines);

@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "../alg/adapt.h"
-#include "../alg/engine.h"
+#include "../engine/engine.h"
 #include "../alg/route.h"
 
 /*

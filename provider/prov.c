@@ -21,9 +21,10 @@
 #include <openssl/opensslv.h>
 #include <openssl/params.h>
 
-#include "../alg/cryptodev.h"
+#include "../engine/cryptodev.h"
 #include "../alg/gcm.h"
 #include "../detect/detect.h"
+#include "../detect/sandbox.h"
 #include "calib.h"
 #include "config.h"
 #include "errors.h"
@@ -555,7 +556,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		/* It stands in for AF_ALG: engine-backend = cryptodev then finds no backend. */
 		if (e != NULL && strcmp(e, "fake") == 0)
 			p->env.engine = &eip93_engine_fake;
-		/* EIP93_TEST_ENGINE=cryptodev: the /dev/crypto backend (alg/cryptodev.c), whatever
+		/* EIP93_TEST_ENGINE=cryptodev: the /dev/crypto backend (engine/cryptodev.c), whatever
 		 * engine-backend says. */
 		if (e != NULL && strcmp(e, "cryptodev") == 0)
 			p->test_backend = EIP93_BACKEND_CRYPTODEV;

@@ -18,7 +18,7 @@
 # records the divergence and starts again until the budget is spent.  At the
 # end: executions, executions per second, how many reached the engine path,
 # the divergences grouped by kind (with a replay command each), and the line
-# coverage of alg/ by the whole corpus (llvm-cov, from a separate coverage
+# coverage of alg/ and engine/ by the whole corpus (llvm-cov, from a separate coverage
 # build of eip93-fuzz-replay).  Exit status 1 if anything diverged.
 # One campaign at a time: the machine's two cores are shared.
 set -euo pipefail
@@ -103,7 +103,7 @@ fi
 
 if [ "$cov" -eq 1 ]; then
   echo
-  echo "=== coverage of alg/ by the corpus (llvm-cov, replayed without the known-defect filter)"
+  echo "=== coverage of alg/ and engine/ by the corpus (llvm-cov, replayed without the known-defect filter)"
   cb=$build-cov
   cmake -S "$here" -B "$cb" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DEIP93_GUEST_TESTS=OFF \
     -DCMAKE_C_FLAGS="-fprofile-instr-generate -fcoverage-mapping" >/dev/null
@@ -113,6 +113,6 @@ if [ "$cov" -eq 1 ]; then
     "$here/test/fuzz/corpus" >/dev/null 2>&1 || true
   llvm-profdata-14 merge -o "$work/cov.profdata" "$work"/cov-*.profraw
   llvm-cov-14 report "$cb/test/fuzz/eip93-fuzz-replay" -instr-profile="$work/cov.profdata" \
-    "$here"/alg/*.c
+    "$here"/alg/*.c "$here"/engine/*.c
 fi
 [ "$found" -eq 0 ]

@@ -9,7 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 cd "$here"
-mapfile -t srcs < <(git ls-files 'provider/*.c' 'alg/*.c' 'detect/*.c' 'tools/*.c' 'test/*.c' | grep -v '/kmod/')
+mapfile -t srcs < <(git ls-files 'provider/*.c' 'alg/*.c' 'engine/*.c' 'detect/*.c' 'tools/*.c' 'test/*.c' | grep -v '/kmod/')
 [ -f "$build/compile_commands.json" ] || { echo "lint: $build/compile_commands.json missing"; exit 1; }
 
 echo "clang-tidy: ${#srcs[@]} files"
@@ -27,7 +27,7 @@ grep -v -e '^[0-9]* warnings\? generated' -e '^Suppressed [0-9]* warnings' \
 
 echo "cppcheck: ${#srcs[@]} files"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
-  --inline-suppr --suppress=missingIncludeSystem -I provider -I alg -I detect "${srcs[@]}"
+  --inline-suppr --suppress=missingIncludeSystem -I provider -I alg -I engine -I detect "${srcs[@]}"
 echo "clang-format: every C file as .clang-format says"
 mapfile -t all < <(git ls-files '*.c' '*.h')
 clang-format --dry-run --Werror --style=file "${all[@]}"

@@ -8,7 +8,7 @@
 
 #include <openssl/crypto.h>
 
-#include "../alg/engine.h"
+#include "../engine/engine.h"
 #include "../detect/detect.h"
 #include "../provider/config.h"
 

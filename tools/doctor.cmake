@@ -3,7 +3,7 @@
 # gate, its verdict and what to do; `eip93-doctor calibrate` (tools/calibrate.c)
 # measures the engine against software and writes the calibration.  It
 # compiles the provider's detect/ sources and the /dev/crypto backend
-# (alg/cryptodev.c) in (the same code reads the same facts).  Included by the root
+# (engine/cryptodev.c) in (the same code reads the same facts).  Included by the root
 # CMakeLists.txt (installed into bin/) and, until then, by test/arm64/suite.cmake.
 if(TARGET eip93-doctor)
   return()
@@ -17,7 +17,7 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/tools/calib_opts.c ${PROJECT_SOURCE_DIR}/tools/advice.c
   ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/doctor_report.c
   ${PROJECT_SOURCE_DIR}/tools/doctor_kernel.c ${PROJECT_SOURCE_DIR}/tools/backend_advice.c
-  ${PROJECT_SOURCE_DIR}/alg/cryptodev.c ${PROJECT_SOURCE_DIR}/alg/sandbox.c)
+  ${PROJECT_SOURCE_DIR}/engine/cryptodev.c ${PROJECT_SOURCE_DIR}/detect/sandbox.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)

@@ -18,8 +18,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-#include "../alg/cryptodev.h"
-#include "../alg/engine.h"
+#include "../engine/cryptodev.h"
+#include "../engine/engine.h"
 #include "../detect/detect.h"
 #include "../provider/gate.h"
 #include "backend_advice.h"

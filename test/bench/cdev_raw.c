@@ -12,7 +12,7 @@
  */
 #include "bench.h"
 #include "../raw_gcm128.h"
-#include "../../alg/cryptodev_abi.h"
+#include "../../engine/cryptodev_abi.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * alg/cryptodev_abi.h against cryptodev-linux's own crypto/cryptodev.h (the
+ * engine/cryptodev_abi.h against cryptodev-linux's own crypto/cryptodev.h (the
  * pinned source, found through the include path; never copied here): the
  * same sizes, field offsets, request numbers and constants.  Each
  * difference is named.
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <crypto/cryptodev.h>
 
-#include "alg/cryptodev_abi.h"
+#include "engine/cryptodev_abi.h"
 #include "test/unit/check.h"
 
 #define SAME_FIELD(ours, theirs, fo, ft)                                                           \

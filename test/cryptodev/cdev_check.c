@@ -5,7 +5,7 @@
  * and requires CIOCGSESSINFO to name CTR_DRIVER, checks one CIOCCRYPT
  * against OpenSSL's AES-CTR; with GCM_DRIVER, the same for a
  * CRYPTO_AES_GCM session and CIOCAUTHCRYPT (seal, open, a flipped tag
- * refused with EBADMSG).  The ioctl layouts are alg/cryptodev_abi.h's, so
+ * refused with EBADMSG).  The ioctl layouts are engine/cryptodev_abi.h's, so
  * this also checks them against the real module.  Exit status 0 when all
  * checks pass.
  */
@@ -18,7 +18,7 @@
 
 #include <openssl/evp.h>
 
-#include "../../alg/cryptodev_abi.h"
+#include "../../engine/cryptodev_abi.h"
 
 #define LEN 4103 /* not a multiple of the block */
 #define AADLEN 13

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "alg/cryptodev_abi.h"
+#include "engine/cryptodev_abi.h"
 
 enum req { R_OPEN, R_GSESSION, R_FSESSION, R_SESSINFO, R_CRYPT, R_AUTHCRYPT, R_N };
 extern const char *const cdev_req_names[R_N];

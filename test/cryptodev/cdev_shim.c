@@ -57,7 +57,7 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-#include "alg/cryptodev_abi.h"
+#include "engine/cryptodev_abi.h"
 #include "cdev_fault.h"
 
 #define CTR_DRIVER "ctr(aes-eip93)"

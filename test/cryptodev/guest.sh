@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Guest test: the provider's /dev/crypto backend (alg/cryptodev.c) on the
+# Guest test: the provider's /dev/crypto backend (engine/cryptodev.c) on the
 # simulated driver.  cryptodev.ko (built from the pinned upstream source,
 # test/cryptodev/build-module.sh) is loaded next to eip93_sim.ko; the rig's
 # own client first shows what serves a CRYPTO_AES_CTR and a CRYPTO_AES_GCM

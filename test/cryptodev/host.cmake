@@ -2,10 +2,10 @@
 # Host tests of the /dev/crypto backend (label "host"), included from
 # test/CMakeLists.txt whatever EIP93_GUEST_TESTS says.
 
-# alg/cryptodev.c with stand-in syscalls: the link wraps open, openat, ioctl
+# engine/cryptodev.c with stand-in syscalls: the link wraps open, openat, ioctl
 # and close; the stand-in /dev/crypto computes with OpenSSL in user space.
 add_executable(test_cryptodev ${CMAKE_CURRENT_LIST_DIR}/test_cryptodev.c
-               ${PROJECT_SOURCE_DIR}/alg/cryptodev.c ${PROJECT_SOURCE_DIR}/alg/afalg.c
+               ${PROJECT_SOURCE_DIR}/engine/cryptodev.c ${PROJECT_SOURCE_DIR}/engine/afalg.c
                ${PROJECT_SOURCE_DIR}/detect/kprobe.c)
 eip93_target_flags(test_cryptodev)
 target_include_directories(test_cryptodev PRIVATE ${PROJECT_SOURCE_DIR})
@@ -14,10 +14,10 @@ target_link_options(test_cryptodev PRIVATE -Wl,--wrap=open,--wrap=openat,--wrap=
 add_test(NAME test_cryptodev COMMAND test_cryptodev)
 set_tests_properties(test_cryptodev PROPERTIES LABELS "host;unit;cryptodev")
 
-# alg/cryptodev.c's page layout: the phases each request reports for the
+# engine/cryptodev.c's page layout: the phases each request reports for the
 # buffers it handed the module, on a stand-in that records them.
 add_executable(test_cdev_pages ${CMAKE_CURRENT_LIST_DIR}/test_cdev_pages.c
-               ${PROJECT_SOURCE_DIR}/alg/cryptodev.c)
+               ${PROJECT_SOURCE_DIR}/engine/cryptodev.c)
 eip93_target_flags(test_cdev_pages)
 target_include_directories(test_cdev_pages PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(test_cdev_pages PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
@@ -41,7 +41,7 @@ if(NOT EIP93_CRYPTODEV_SRC)
   endforeach()
 endif()
 if(EIP93_CRYPTODEV_SRC AND EXISTS "${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h")
-  # alg/cryptodev_abi.h against the module's own header.
+  # engine/cryptodev_abi.h against the module's own header.
   add_executable(cryptodev_abi_check ${CMAKE_CURRENT_LIST_DIR}/abi_check.c)
   eip93_target_flags(cryptodev_abi_check)
   target_include_directories(cryptodev_abi_check PRIVATE ${PROJECT_SOURCE_DIR} ${EIP93_CRYPTODEV_SRC})

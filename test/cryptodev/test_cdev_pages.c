@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * alg/cryptodev.c's page layout (m->pages, alg/engine.h): the phases a
+ * engine/cryptodev.c's page layout (m->pages, engine/engine.h): the phases a
  * request that succeeds reports are those of the buffers it handed the
  * module, as cryptodev-linux uses them (the header comment of
- * alg/cryptodev.c): CIOCCRYPT the src and dst pages (zero copy) and phase 0
+ * engine/cryptodev.c): CIOCCRYPT the src and dst pages (zero copy) and phase 0
  * (its one-page bounce path); CIOCAUTHCRYPT the src and dst it passed (the
  * caller's, or the backend's own buffer), no phase 0.  A tiny stand-in
  * /dev/crypto (the link wraps open, openat, ioctl and close; descriptors on
@@ -20,8 +20,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "alg/cryptodev_abi.h"
-#include "alg/engine.h"
+#include "engine/cryptodev_abi.h"
+#include "engine/engine.h"
 #include "test/unit/check.h"
 
 #define CTR EIP93_KALG_CTR

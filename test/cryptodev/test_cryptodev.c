@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * alg/cryptodev.c with stand-in syscalls: the link wraps open, openat,
+ * engine/cryptodev.c with stand-in syscalls: the link wraps open, openat,
  * ioctl and close, and a stand-in /dev/crypto (descriptors on /dev/null)
  * keeps sessions per descriptor and process, names a configurable driver
  * for CIOCGSESSINFO, fails a chosen request with a chosen errno, and
@@ -26,9 +26,9 @@
 
 #include <openssl/evp.h>
 
-#include "alg/cryptodev.h"
-#include "alg/cryptodev_abi.h"
-#include "alg/engine.h"
+#include "engine/cryptodev.h"
+#include "engine/cryptodev_abi.h"
+#include "engine/engine.h"
 #include "test/unit/check.h"
 
 #define CTR EIP93_KALG_CTR

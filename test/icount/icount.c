@@ -16,10 +16,10 @@
  *            EIP93_TEST_ENGINE=fake: engine messages computed in user space)
  *   raw      engine cases only: the same engine operations the provider
  *            makes, called directly on the engine backend: the fake engine
- *            (alg/fake.c linked in, its own library context with only the
+ *            (engine/fake.c linked in, its own library context with only the
  *            default provider: the host's stand-in for a raw AF_ALG loop
  *            doing the same syscalls), or with --raw afalg the AF_ALG
- *            backend itself (alg/afalg.c linked in) on the kernel algorithm
+ *            backend itself (engine/afalg.c linked in) on the kernel algorithm
  *            the provider's gate bound (the guest, guest_icount).
  *
  *   eip93-icount [--messages N] [--contenders LIST] [--path engine|delegated|all]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * alg/afalg.c and fork: no window in which a fork leaves a
+ * engine/afalg.c and fork: no window in which a fork leaves a
  * key's AF_ALG sockets in the child.  The syscalls are stand-ins (the link
  * wraps socket, bind, setsockopt, accept4 and close: this host's kernel has
  * no AF_ALG), the registry and its pthread_atfork handlers are the real
@@ -24,7 +24,7 @@
 #include <linux/if_alg.h>
 
 #include "check.h"
-#include "../../alg/engine.h"
+#include "../../engine/engine.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38

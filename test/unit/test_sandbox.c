@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * alg/sandbox.c: the "Seccomp:" line of /proc/self/status, wherever it lies
+ * detect/sandbox.c: the "Seccomp:" line of /proc/self/status, wherever it lies
  * and in whatever pieces read() returns it (with many
  * supplementary groups it lies past the first 4 KiB).
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../alg/sandbox.h"
+#include "../../detect/sandbox.h"
 
 /* The verdict on @text fed in pieces of @piece bytes. */
 static int verdict(const char *text, size_t piece)

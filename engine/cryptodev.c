@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The /dev/crypto backend (the cryptodev-linux module) behind alg/engine.h:
+ * The /dev/crypto backend (the cryptodev-linux module) behind engine/engine.h:
  * a session per key, one ioctl per message.
  *
  * Compositions: a key on ctr(aes-eip93) opens a CRYPTO_AES_CTR session and
@@ -14,7 +14,7 @@
  * kernel algorithm the gate bound.  Any other driver (ctr-aes-aesni,
  * gcm-aes-lib, ...) is refused with -ENODEV, at the probe and at every key
  * open, and the probe hands the name it found to its caller, for the
- * gate's status (eip93_cryptodev_probe(), alg/cryptodev.h).  -ENOENT stays what
+ * gate's status (eip93_cryptodev_probe(), engine/cryptodev.h).  -ENOENT stays what
  * open(2) says of a missing /dev/crypto (the module not loaded), -EACCES an
  * unreadable one.
  *
@@ -54,7 +54,7 @@
  * ENOMEM, ENOBUFS, EMFILE, ENFILE and EFAULT say nothing about the engine;
  * anything else (EINVAL, EIO, ENODEV, ...) does.
  *
- * Page layout (m->pages, alg/engine.h; the module's source is the
+ * Page layout (m->pages, engine/engine.h; the module's source is the
  * reference): CIOCCRYPT (main.c crypto_run) runs zero copy when it can:
  * __crypto_run_zc() has zc.c get_userbuf() pin the caller's src and dst
  * pages and hands the engine scatterlists over them (one list when src is
@@ -95,7 +95,7 @@
 
 #include "cryptodev_abi.h"
 #include "engine.h"
-#include "sandbox.h"
+#include "../detect/sandbox.h"
 
 #define CDEV_PATH "/dev/crypto"
 

@@ -14,9 +14,9 @@
  * for which the backend offers ctr() and the AES-GCM layer composes the
  * message with GHASH and the tag in libcrypto (alg/compose.c).
  *
- * Backends: AF_ALG (alg/afalg.c) and cryptodev's /dev/crypto
- * (alg/cryptodev.c), the product's two roads, and, in test builds only, a
- * user-space fake with fault injection (alg/fake.c).  What a backend keeps
+ * Backends: AF_ALG (engine/afalg.c) and cryptodev's /dev/crypto
+ * (engine/cryptodev.c), the product's two roads, and, in test builds only, a
+ * user-space fake with fault injection (engine/fake.c).  What a backend keeps
  * per key is its own (struct eip93_engine_key's @priv); every backend
  * function is static behind its ops table.
  */
@@ -153,7 +153,7 @@ extern const struct eip93_engine_ops eip93_engine_cryptodev;
 #ifdef EIP93_TEST_HOOKS
 /*
  * Test builds only: AES-GCM computed in user space, with the failures the
- * AF_ALG backend can meet injected on demand (alg/fake.h).
+ * AF_ALG backend can meet injected on demand (engine/fake.h).
  */
 extern const struct eip93_engine_ops eip93_engine_fake;
 #endif

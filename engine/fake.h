@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Test builds only: a software fake of the engine behind alg/engine.h.  It
+ * Test builds only: a software fake of the engine behind engine/engine.h.  It
  * computes AES-CTR (a key opened on ctr(aes-eip93)) or AES-GCM in user space (the delegate's library context) the way the
  * kernel's hybrid does: a CTR keystream applied to the payload and GHASH over
  * the ciphertext that results.  A fault plan injects what the AF_ALG backend

@@ -40,4 +40,10 @@ int eip93_status_verdict(const struct eip93_status_scan *s);
  */
 int eip93_sandboxed(void);
 
+/*
+ * eip93_sandbox_prime() - read the process's seccomp state now (the gate calls
+ * it when it opens, normally before a daemon chroots away from /proc).
+ */
+void eip93_sandbox_prime(void);
+
 #endif /* EIP93_SANDBOX_H */

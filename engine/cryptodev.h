@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The /dev/crypto backend's one addition to alg/engine.h: a probe that also
+ * The /dev/crypto backend's one addition to engine/engine.h: a probe that also
  * says which driver served it, for the gate's status ("served by
  * ctr-aes-aesni") and eip93-doctor.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The AF_ALG backend (eip93_engine_afalg, alg/engine.h): a thin syscall
+ * The AF_ALG backend (eip93_engine_afalg, engine/engine.h): a thin syscall
  * layer over the kernel's AEAD and skcipher (AES-CTR) socket interfaces.
  * Every function returns 0 or -errno and never touches OpenSSL's error
  * stack; all are static behind the ops table.

@@ -5,7 +5,7 @@
  * request structures and the request numbers are facts of the kernel
  * interface (ioctl group 'c'), checked against the module's own header by
  * a host test (test/cryptodev/abi_check.c) where that header is at hand.
- * Only what alg/cryptodev.c needs: a session per key (create, describe,
+ * Only what engine/cryptodev.c needs: a session per key (create, describe,
  * free), one cipher request (AES-CTR) and one AEAD request (AES-GCM).
  */
 #ifndef EIP93_CRYPTODEV_ABI_H
