@@ -11,11 +11,13 @@
 
 #include <stddef.h>
 
+#include "../engine/engine.h"
 #include "../provider/calib_decide.h"
-#include "../provider/config.h"
+#include "../provider/soc.h"
 
 #define ADV_PATH 96
-#define ADV_MAXSPEEDS (EIP93_CALIB_NSIZES * (3 + 4 * EIP93_NKALG)) /* both backends */
+/* Per size: software AES-128/256, ChaCha20-Poly1305, AES-128/256 of each row x composition. */
+#define ADV_MAXSPEEDS (EIP93_CALIB_NSIZES * (3 + 2 * EIP93_NENGINES * EIP93_SOC_MAX_COMPS))
 #define ADV_TLS_RECORD 16384 /* the measured size nearest a full TLS record */
 #define ADV_MIN_GAIN 1.05    /* as the calibration: a win is at least 5% */
 

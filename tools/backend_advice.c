@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../provider/config.h"
+#include "../engine/engine.h"
+#include "../provider/soc.h"
 
 int backend_afalg_refuses(const struct backend_facts *f)
 {
@@ -41,8 +42,10 @@ static void refusal(const struct backend_facts *f, char *buf, size_t len)
 	else
 		snprintf(buf, len,
 			 "Linux %s refuses the engine through AF_ALG (from 7.2 it "
-			 "refuses asynchronous, driver-only algorithms such as ctr(aes-eip93))",
-			 f->release != NULL ? f->release : "7.2+");
+			 "refuses asynchronous, driver-only algorithms such as %s)",
+			 f->release != NULL ? f->release : "7.2+",
+			 f->driver_ctr != NULL ? f->driver_ctr
+					       : eip93_socs[0]->mode[EIP93_MODE_CTR]);
 }
 
 /* How to get the cryptodev module on this system. */

@@ -22,7 +22,8 @@ struct backend_facts {
 	int cdev_open;		 /* 0: /dev/crypto opens read-write, else open(2)'s errno */
 	int cdev_bound;		 /* a composition binds through /dev/crypto */
 	const char *cdev_driver; /* the driver a refused session named, or "" / NULL */
-	int driver;		 /* ctr(aes-eip93) registered: 1, 0, -1 unknown */
+	int driver;		 /* @driver_ctr registered: 1, 0, -1 unknown */
+	const char *driver_ctr;	 /* the SoC driver's AES-CTR; NULL: the first SoC row's */
 	int openwrt;		 /* /etc/openwrt_release exists */
 };
 

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 /* `eip93-doctor calibrate`: its options, and whether a calibration is needed (--if-needed). */
-#include "calibrate.h"
+#include "calib_opts.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
 
-#include "../engine/engine.h"
 #include "../detect/detect.h"
+#include "../engine/engine.h"
+#include "../provider/calib.h"
 #include "../provider/config.h"
+#include "../provider/soc.h"
+#include "rows.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
@@ -22,10 +26,12 @@
 #define TIME_MS_MIN 1
 #define TIME_MS_MAX 10000
 
-/* Does @kalg bind on AF_ALG (@cdev 0) or /dev/crypto (1)?  0 or -errno. */
-static int probe(int cdev, const char *kalg)
+/* Does @kalg bind on engine row @row?  0 or -errno. */
+static int probe(const struct eip93_engine_row *row, const char *kalg)
 {
-	return cdev ? eip93_engine_cryptodev.probe(kalg) : eip93_kprobe_alg(kalg);
+	char driver[128] = "";
+
+	return row->probe(kalg, driver, sizeof(driver));
 }
 
 /* Did the calibration at @path measure @kalg (a "# speed ... cipher:KALG ..." line; KALG
@@ -55,8 +61,9 @@ int calib_needed(const char *path, char *why, size_t len)
 {
 	static struct eip93_calib_load l;
 	struct eip93_calib_facts f;
-	char kernel[128], s[400];
-	int cd;
+	const struct eip93_soc *soc = tools_soc();
+	const struct eip93_engine_row *cd;
+	char kernel[128], s[400], on[64], bon[64];
 
 	eip93_calib_load(path, &l);
 	if (l.state == EIP93_CALIB_ABSENT) {
@@ -74,25 +81,27 @@ int calib_needed(const char *path, char *why, size_t len)
 		snprintf(why, len, "stale: %s", s);
 		return 1;
 	}
-	cd = l.cal.backend == EIP93_BACKEND_CRYPTODEV;
+	cd = tools_row(l.cal.backend);
+	tools_row_on(cd, on, sizeof(on));
 	if (probe(cd, l.cal.composition) != 0) {
-		snprintf(why, len, "stale: %s%s no longer binds", l.cal.composition,
-			 cd ? " on /dev/crypto" : "");
+		snprintf(why, len, "stale: %s%s no longer binds", l.cal.composition, on);
 		return 1;
 	}
 	/*
 	 * A composition on a backend that binds now but was not measured then
 	 * (a file from before /dev/crypto was measured has AF_ALG's lines only).
 	 */
-	for (int b = 0; b < 2; b++)
-		for (int i = 0; i < EIP93_NKALG; i++) {
+	for (int b = 0; b < EIP93_NENGINES; b++)
+		for (size_t i = 0; i < soc->ncomps; i++) {
+			const struct eip93_engine_row *row = &eip93_engine_rows[b];
+			const char *kalg = soc->comps[i].kalg;
 			char p[96];
 
-			snprintf(p, sizeof(p), "%s%s", eip93_kalg_names[i], b ? "@cryptodev" : "");
-			if (!measured(path, p) && probe(b, eip93_kalg_names[i]) == 0) {
-				snprintf(why, len, "%s%s binds now (measured: %s%s)",
-					 eip93_kalg_names[i], b ? " on /dev/crypto" : "",
-					 l.cal.composition, cd ? " on /dev/crypto" : "");
+			tools_comp_path(p, sizeof(p), kalg, row);
+			if (!measured(path, p) && probe(row, kalg) == 0) {
+				snprintf(why, len, "%s%s binds now (measured: %s%s)", kalg,
+					 tools_row_on(row, bon, sizeof(bon)), l.cal.composition,
+					 on);
 				return 1;
 			}
 		}

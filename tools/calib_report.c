@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* `eip93-doctor calibrate`: the table, the calibration file, the plot. */
-#include "calibrate.h"
+#include "calib_report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "../provider/config.h"
 
 /* The directory part of @path (dirname() may modify and return its argument). */
 static void dir_of(const char *path, char *dir, size_t len)

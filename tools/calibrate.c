@@ -32,7 +32,12 @@
 #include <openssl/provider.h>
 
 #include "../detect/detect.h"
+#include "../engine/engine.h"
+#include "../provider/soc.h"
 #include "advice.h"
+#include "calib_opts.h"
+#include "calib_report.h"
+#include "rows.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
@@ -164,10 +169,10 @@ static uint64_t engine_messages(OSSL_LIB_CTX *lib)
 }
 
 /*
- * A library context with eip93 forced onto @kalg and its window open; NULL
- * @kalg: the default provider alone.
+ * A library context with eip93 forced onto @kalg on engine row @row and its
+ * window open; NULL @kalg: the default provider alone.
  */
-static OSSL_LIB_CTX *lib_for(const char *kalg, int backend)
+static OSSL_LIB_CTX *lib_for(const char *kalg, const struct eip93_engine_row *row)
 {
 	char path[] = "/tmp/eip93-calibrate-XXXXXX";
 	OSSL_LIB_CTX *lib;
@@ -188,7 +193,7 @@ static OSSL_LIB_CTX *lib_for(const char *kalg, int backend)
 			"[eip93_sect]\nactivate = 1\nnotice = no\ncalibration-file = none\n"
 			"min-size = 16\nmax-size = 65536\nkernel-algorithm = %s\n"
 			"engine-backend = %s\n",
-			kalg, backend == EIP93_BACKEND_CRYPTODEV ? "cryptodev" : "afalg");
+			kalg, row->name);
 	fclose(f);
 	lib = OSSL_LIB_CTX_new();
 	ok = lib != NULL && OSSL_LIB_CTX_load_config(lib, path);
@@ -387,6 +392,7 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 	struct eip93_calib cal;
 	const struct calib_comp *comps[CALIB_NCOMP] = { NULL };
 	const char *cover = NULL;
+	char on[64];
 	int n = 0, best, r;
 
 	for (int i = 0; i < CALIB_NCOMP; i++)
@@ -407,7 +413,7 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 		 comps[best < 0 ? 0 : best] != NULL ? comps[best < 0 ? 0 : best]->name : "?");
 	/* The winner's backend: the gate tries it first under engine-backend = auto. */
 	cal.backend = comps[best < 0 ? 0 : best] != NULL ? comps[best < 0 ? 0 : best]->backend
-							 : EIP93_BACKEND_AFALG;
+							 : eip93_engine_rows[0].id;
 	cal.engine = ch.engine;
 	cal.min_size = ch.min_size;
 	cal.max_size = ch.engine ? adv_cover_shapes(ch.max_size, &cover) : ch.max_size;
@@ -418,7 +424,7 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 	if (ch.engine)
 		printf("verdict: engine for %zu-%zu bytes via %s%s\nreason: %s\n", cal.min_size,
 		       cal.max_size, cal.composition,
-		       cal.backend == EIP93_BACKEND_CRYPTODEV ? " on /dev/crypto" : "", ch.reason);
+		       tools_row_on(tools_row(cal.backend), on, sizeof(on)), ch.reason);
 	else
 		printf("verdict: off (software only)\nreason: %s\n", ch.reason);
 	if (o->plot != NULL) {
@@ -448,6 +454,7 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 int eip93_calibrate_main(int argc, char **argv)
 {
 	static struct calib_run run;
+	const struct eip93_soc *soc = tools_soc();
 	struct contender sw, eng[CALIB_NCOMP], cha;
 	struct calib_opts o;
 	int nbound = 0, rc = 1, ref;
@@ -470,7 +477,7 @@ int eip93_calibrate_main(int argc, char **argv)
 	pt = calloc(1, MAXLEN);
 	ct = calloc(NSLOTS, MAXLEN);
 	out = calloc(1, MAXLEN + 16);
-	sw.lib = lib_for(NULL, 0);
+	sw.lib = lib_for(NULL, NULL);
 	if (pt == NULL || ct == NULL || out == NULL || sw.lib == NULL) {
 		fprintf(stderr,
 			"eip93-doctor calibrate: cannot load the providers (OPENSSL_MODULES "
@@ -492,7 +499,7 @@ int eip93_calibrate_main(int argc, char **argv)
 	       OpenSSL_version(OPENSSL_VERSION), o.rounds, o.time_ms);
 	/* The reference row: what a peer offering ChaCha20-Poly1305 costs here (never routed). */
 	cha.chacha = 1;
-	cha.lib = ref == 0 ? lib_for(NULL, 0) : NULL;
+	cha.lib = ref == 0 ? lib_for(NULL, NULL) : NULL;
 	if (cha.lib == NULL || contender_open(&cha, "provider=default", "ChaCha20-Poly1305") < 0) {
 		printf("reference ChaCha20-Poly1305: not available in this libcrypto\n");
 		contender_free(&cha);
@@ -500,14 +507,18 @@ int eip93_calibrate_main(int argc, char **argv)
 		printf("reference ChaCha20-Poly1305: measured (never routed)\n");
 	}
 	for (int i = 0; i < CALIB_NCOMP; i++) {
+		/* Each engine row, each of the SoC row's compositions on it, in order. */
+		const struct eip93_engine_row *row = &eip93_engine_rows[i / EIP93_SOC_MAX_COMPS];
+		size_t j = (size_t)i % EIP93_SOC_MAX_COMPS;
 		struct calib_comp *cc = &run.comp[i];
 		char want[96];
 
-		cc->name = eip93_kalg_names[i % EIP93_NKALG];
-		cc->backend = i < EIP93_NKALG ? EIP93_BACKEND_AFALG : EIP93_BACKEND_CRYPTODEV;
-		snprintf(cc->path, sizeof(cc->path), "%s%s", cc->name,
-			 cc->backend == EIP93_BACKEND_CRYPTODEV ? "@cryptodev" : "");
-		eng[i].lib = lib_for(cc->name, cc->backend);
+		if (j >= soc->ncomps)
+			continue; /* an unused slot: @name stays NULL, never bound */
+		cc->name = soc->comps[j].kalg;
+		cc->backend = row->id;
+		tools_comp_path(cc->path, sizeof(cc->path), cc->name, row);
+		eng[i].lib = lib_for(cc->name, row);
 		if (eng[i].lib == NULL) {
 			snprintf(cc->gate, sizeof(cc->gate), "cannot load eip93");
 		} else {

@@ -2,22 +2,28 @@
 # eip93-doctor (tools/eip93-doctor.c): prints every fact of the provider's
 # gate, its verdict and what to do; `eip93-doctor calibrate` (tools/calibrate.c)
 # measures the engine against software and writes the calibration.  It
-# compiles the provider's detect/ sources and the /dev/crypto backend
-# (engine/cryptodev.c) in (the same code reads the same facts).  Included by the root
+# compiles the provider's detect/ sources, the engine rows with their roads'
+# words (engine/engine.c, afalg, cryptodev) and the SoC rows (provider/soc.c)
+# in (the same code reads the same facts).  Included by the root
 # CMakeLists.txt (installed into bin/) and, until then, by test/arm64/suite.cmake.
 if(TARGET eip93-doctor)
   return()
 endif()
 add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
-  ${PROJECT_SOURCE_DIR}/detect/dt.c ${PROJECT_SOURCE_DIR}/detect/cpu.c
-  ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
-  ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
-  ${PROJECT_SOURCE_DIR}/provider/calib.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
+  ${PROJECT_SOURCE_DIR}/tools/doctor_out.c ${PROJECT_SOURCE_DIR}/tools/doctor_kernel.c
+  ${PROJECT_SOURCE_DIR}/tools/doctor_report.c ${PROJECT_SOURCE_DIR}/tools/rows.c
   ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c
   ${PROJECT_SOURCE_DIR}/tools/calib_opts.c ${PROJECT_SOURCE_DIR}/tools/advice.c
-  ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/doctor_report.c
-  ${PROJECT_SOURCE_DIR}/tools/doctor_kernel.c ${PROJECT_SOURCE_DIR}/tools/backend_advice.c
-  ${PROJECT_SOURCE_DIR}/engine/cryptodev.c ${PROJECT_SOURCE_DIR}/detect/sandbox.c)
+  ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/backend_advice.c
+  ${PROJECT_SOURCE_DIR}/detect/dt.c ${PROJECT_SOURCE_DIR}/detect/cpu.c
+  ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
+  ${PROJECT_SOURCE_DIR}/detect/sandbox.c
+  ${PROJECT_SOURCE_DIR}/engine/engine.c ${PROJECT_SOURCE_DIR}/engine/afalg.c
+  ${PROJECT_SOURCE_DIR}/engine/afalg_words.c ${PROJECT_SOURCE_DIR}/engine/cryptodev.c
+  ${PROJECT_SOURCE_DIR}/engine/cryptodev_words.c
+  ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
+  ${PROJECT_SOURCE_DIR}/provider/soc.c ${PROJECT_SOURCE_DIR}/provider/calib.c
+  ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
 eip93_target_flags(eip93-doctor)
 target_compile_definitions(eip93-doctor PRIVATE EIP93_VERSION="${PROJECT_VERSION}")
 target_link_libraries(eip93-doctor PRIVATE PkgConfig::LIBCRYPTO)
@@ -30,7 +36,8 @@ install(TARGETS eip93-doctor RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
   add_executable(test_doctor_advice ${PROJECT_SOURCE_DIR}/test/unit/test_doctor_advice.c
     ${PROJECT_SOURCE_DIR}/tools/advice.c ${PROJECT_SOURCE_DIR}/tools/ktls.c
-    ${PROJECT_SOURCE_DIR}/tools/backend_advice.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
+    ${PROJECT_SOURCE_DIR}/tools/backend_advice.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
+    ${PROJECT_SOURCE_DIR}/provider/soc.c)
   eip93_target_flags(test_doctor_advice)
   add_test(NAME test_doctor_advice COMMAND test_doctor_advice)
   set_tests_properties(test_doctor_advice PROPERTIES LABELS "host;unit")

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * What eip93-doctor's sections share (tools/eip93-doctor.c): its two kinds
- * of output line, the small file readers, and the kernel section
- * (tools/doctor_kernel.c).
+ * What eip93-doctor's sections share: its two kinds of output line and the
+ * small file readers (tools/doctor_out.c), and the kernel section
+ * (tools/doctor_kernel.c), which tools/eip93-doctor.c calls.
  */
 #ifndef EIP93_TOOLS_DOCTOR_H
 #define EIP93_TOOLS_DOCTOR_H
@@ -13,6 +13,8 @@
 void doctor_fact(const char *name, const char *fmt, ...);
 /* doctor_advise() - one "  -> advice" line (counted). */
 void doctor_advise(const char *fmt, ...);
+/* doctor_advice_count() - the doctor_advise() lines printed so far. */
+int doctor_advice_count(void);
 /* doctor_read_line() - the first line of a small file without its newline; 0 or -errno. */
 int doctor_read_line(const char *path, char *buf, size_t len);
 /* doctor_file_has() - 1 when @path has a line with @needle (the first in @out), 0, -errno. */

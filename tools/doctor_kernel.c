@@ -3,8 +3,9 @@
  * tools/doctor_kernel.c owns eip93-doctor's section [5], the kernel: the
  * AF_ALG policy and binds, the /dev/crypto device and sessions, probed as
  * the provider's own configuration has its gate probe them (engine-backend,
- * kernel-algorithm, read back from the provider), and what to do
- * (tools/backend_advice.c for the choice between the two roads).
+ * kernel-algorithm, read back from the provider) over the engine rows and
+ * this board's SoC row, and what to do (tools/backend_advice.c for the
+ * choice between the two roads).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,38 +19,58 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-#include "../engine/cryptodev.h"
-#include "../engine/engine.h"
 #include "../detect/detect.h"
-#include "../provider/gate.h"
+#include "../engine/engine.h"
+#include "../provider/soc.h"
 #include "backend_advice.h"
 #include "doctor.h"
+#include "rows.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38
 #endif
 
 /* Did any composition's bind fail with @e? */
-static int any_err(const int err[EIP93_NKALG], int e)
+static int any_err(const int err[EIP93_NCOMP_KINDS], int e)
 {
-	for (int i = 0; i < EIP93_NKALG; i++)
+	for (int i = 0; i < EIP93_NCOMP_KINDS; i++)
 		if (err[i] == e)
 			return 1;
 	return 0;
 }
 
-/* The labels of the older names stay what scripts grep for. */
-static const char *const bind_label[EIP93_NKALG] = {
-	[EIP93_KALG_ID_CTR] = "bind skcipher (CTR)",
-	[EIP93_KALG_ID_NEON] = "bind aead (NEON)",
-	[EIP93_KALG_ID_GENERIC] = "bind aead",
-	[EIP93_KALG_ID_LIB] = "bind aead (retry)",
+/*
+ * What the doctor says of one road besides the row's own words: the facts
+ * its tries are printed under (a composition's bind or cdev label), the
+ * fact when it is not tried and the one naming what its failures mean.
+ */
+struct road {
+	int id;		     /* its engine row's */
+	int cdev;	     /* /dev/crypto: the cdev labels, the device first, drivers named */
+	const char *untried; /* the fact's name when it is not tried */
+	const char *meaning; /* the fact's name for what its failed tries mean */
 };
-static const char *const cdev_label[EIP93_NKALG] = {
-	[EIP93_KALG_ID_CTR] = "cdev session (CTR)",
-	[EIP93_KALG_ID_NEON] = "cdev session (NEON)",
-	[EIP93_KALG_ID_GENERIC] = "cdev session",
-	[EIP93_KALG_ID_LIB] = "cdev session (lib)",
+
+static const struct road roads[] = {
+	{ EIP93_BACKEND_AFALG, 0, "AF_ALG binds", "meaning" },
+	{ EIP93_BACKEND_CRYPTODEV, 1, "/dev/crypto", "cdev meaning" },
+};
+
+static const struct road *road_of(const struct eip93_engine_row *row)
+{
+	for (size_t i = 0; i < sizeof(roads) / sizeof(roads[0]); i++)
+		if (roads[i].id == row->id)
+			return &roads[i];
+	return &roads[0];
+}
+
+/* What one road's tries found. */
+struct tries {
+	int tried;		    /* the configuration has the gate try it */
+	int usable;		    /* its device opened (or it has none): the tries ran */
+	int bound;		    /* the SoC row's composition that bound, or -1 */
+	int err[EIP93_NCOMP_KINDS]; /* positive errno by composition kind; 0: bound or not tried */
+	char driver[128];	    /* the first driver a refused session named */
 };
 
 /*
@@ -74,10 +95,9 @@ static void provider_config(int *backend, char *kalg, size_t len)
 	p[2] = OSSL_PARAM_construct_end();
 	if (!OSSL_PROVIDER_get_params(held, p))
 		return;
-	if (b != NULL && strcmp(b, "afalg") == 0)
-		*backend = EIP93_BACKEND_AFALG;
-	if (b != NULL && strcmp(b, "cryptodev") == 0)
-		*backend = EIP93_BACKEND_CRYPTODEV;
+	for (int i = 0; b != NULL && i < EIP93_NENGINES; i++)
+		if (strcmp(b, eip93_engine_rows[i].name) == 0)
+			*backend = eip93_engine_rows[i].id;
 	if (k != NULL && eip93_kalg_index(k) >= 0)
 		snprintf(kalg, len, "%s", k);
 }
@@ -102,37 +122,46 @@ static int cdev_device(void)
 	return e;
 }
 
-/* Sessions in the gate's order on /dev/crypto (as many as the gate would try). */
-static int cdev_sessions(const char *kalg, int err[EIP93_NKALG], char *driver, size_t dlen)
+/* The SoC row's compositions on @row in the gate's order (as many as the gate would try). */
+static void try_row(const struct eip93_engine_row *row, const struct eip93_soc *soc,
+		    const char *kalg, struct tries *t)
 {
-	for (int i = 0; i < EIP93_NKALG; i++) {
-		char d[128] = "";
+	const struct road *rd = road_of(row);
 
-		if (kalg[0] != '\0' && strcmp(kalg, eip93_kalg_names[i]) != 0)
+	for (size_t i = 0; i < soc->ncomps; i++) {
+		const struct eip93_soc_comp *c = &soc->comps[i];
+		const char *label = rd->cdev ? c->cdev_label : c->bind_label;
+		char d[128] = "";
+		int e;
+
+		if (kalg[0] != '\0' && strcmp(kalg, c->kalg) != 0)
 			continue;
-		err[i] = -eip93_cryptodev_probe(eip93_kalg_names[i], d, sizeof(d));
-		if (err[i] == 0) {
-			doctor_fact(cdev_label[i], "%s: ok (driver %s)", eip93_kalg_names[i], d);
-			return i;
+		e = -row->probe(c->kalg, d, sizeof(d));
+		t->err[c->kind] = e;
+		if (e == 0) {
+			if (rd->cdev)
+				doctor_fact(label, "%s: ok (driver %s)", c->kalg, d);
+			else
+				doctor_fact(label, "%s: ok", c->kalg);
+			t->bound = (int)i;
+			return;
 		}
-		if (err[i] == ENODEV && d[0] != '\0') {
-			doctor_fact(cdev_label[i], "%s: served by %s, not the engine",
-				    eip93_kalg_names[i], d);
-			if (driver[0] == '\0')
-				snprintf(driver, dlen, "%s", d);
+		if (e == ENODEV && d[0] != '\0') {
+			doctor_fact(label, "%s: served by %s, not the engine", c->kalg, d);
+			if (t->driver[0] == '\0')
+				snprintf(t->driver, sizeof(t->driver), "%s", d);
 		} else {
-			doctor_fact(cdev_label[i], "%s: %s - %s", eip93_kalg_names[i],
-				    eip93_errno_name(err[i]), strerror(err[i]));
+			doctor_fact(label, "%s: %s - %s", c->kalg, eip93_errno_name(e),
+				    strerror(e));
 		}
 	}
-	return -1;
 }
 
 /* The GHASH of the bound composition, with the NEON advice where it is the table one. */
-static void ghash(int bound)
+static void ghash(const struct eip93_soc_comp *bound)
 {
-	doctor_fact("GHASH", "%s", eip93_gate_ghash_note(eip93_kalg_names[bound]));
-	if (bound == EIP93_KALG_ID_GENERIC)
+	doctor_fact("GHASH", "%s", bound->ghash);
+	if (bound->kind == EIP93_COMP_GCM_GENERIC)
 		doctor_advise("no NEON GHASH here, so the kernel's GCM uses the table "
 			      "GHASH (ghash-generic): about 39 cycles/byte on a Cortex-A53, "
 			      "more than OpenSSL's whole software AES-GCM, so the calibration "
@@ -145,9 +174,11 @@ static void ghash(int bound)
 }
 
 /* The AF_ALG advice where the backend advice had nothing to say. */
-static void afalg_advice(const int err[EIP93_NKALG], int driver)
+static void afalg_advice(const struct eip93_soc *soc, const int err[EIP93_NCOMP_KINDS], int driver)
 {
-	if (err[EIP93_KALG_ID_CTR] == EAFNOSUPPORT)
+	const char *ctr = soc->mode[EIP93_MODE_CTR];
+
+	if (err[EIP93_COMP_CTR] == EAFNOSUPPORT)
 		doctor_advise("the kernel has no AF_ALG: load af_alg and algif_skcipher (and "
 			      "algif_aead for the kernel's AES-GCM compositions) (OpenWrt: "
 			      "kmod-crypto-user; Debian: modprobe algif_skcipher algif_aead)");
@@ -155,29 +186,99 @@ static void afalg_advice(const int err[EIP93_NKALG], int driver)
 		doctor_advise("a policy refuses the bind (an LSM such as SELinux or AppArmor, or "
 			      "a seccomp filter) - see docs/operations.md");
 	else if (driver != 1)
-		doctor_advise("the EIP93 driver is not loaded: load it (OpenWrt: "
+		doctor_advise("%s is not loaded: load it (OpenWrt: "
 			      "kmod-crypto-hw-eip93, then modprobe it or reboot); without it "
-			      "nothing is offloaded");
-	else if (err[EIP93_KALG_ID_CTR] == ENOTSUP)
+			      "nothing is offloaded",
+			      soc->driver);
+	else if (err[EIP93_COMP_CTR] == ENOTSUP)
 		doctor_advise("this libcrypto was built with OPENSSL_SMALL_FOOTPRINT: its GCM code "
-			      "cannot be composed with the engine's AES-CTR (ctr(aes-eip93)); a "
+			      "cannot be composed with the engine's AES-CTR (%s); a "
 			      "libcrypto built without it, or a kernel AES-GCM composition "
-			      "(gcm_base), is needed");
-	else if (err[EIP93_KALG_ID_CTR] != 0)
-		doctor_advise("ctr(aes-eip93) is registered but does not bind as an skcipher: load "
+			      "(gcm_base), is needed",
+			      ctr);
+	else if (err[EIP93_COMP_CTR] != 0)
+		doctor_advise("%s is registered but does not bind as an skcipher: load "
 			      "AF_ALG's skcipher type (modprobe algif_skcipher; OpenWrt: "
-			      "kmod-crypto-user) - the CTR-only composition needs nothing else");
+			      "kmod-crypto-user) - the CTR-only composition needs nothing else",
+			      ctr);
+}
+
+/* The ghash-neon line: is the NEON kind's GHASH registered (no line when the SoC has none)? */
+static void neon_fact(const struct eip93_soc *soc)
+{
+	char name[64];
+
+	for (size_t i = 0; i < soc->ncomps; i++)
+		if (soc->comps[i].kind == EIP93_COMP_GCM_NEON) {
+			tools_ghash_name(soc->comps[i].kalg, name, sizeof(name));
+			doctor_fact(name, "%s",
+				    doctor_file_has("/proc/crypto", name, NULL, 0) == 1
+					    ? "registered (/proc/crypto)"
+					    : "not registered (/proc/crypto)");
+			return;
+		}
+}
+
+/* What road @i's failed tries mean, in one line. */
+static const char *meaning(int i, const struct tries *t, const struct backend_facts *f,
+			   const struct eip93_soc *soc, char *buf, size_t n)
+{
+	struct eip93_engine_tries et;
+
+	memset(&et, 0, sizeof(et));
+	et.release = f->release;
+	et.driver_ctr = soc->mode[EIP93_MODE_CTR];
+	memcpy(et.err, t->err, sizeof(et.err));
+	if (!road_of(&eip93_engine_rows[i])->cdev)
+		eip93_afalg_why_facts(&et, f->restrict_val, f->driver, buf, n);
+	else
+		eip93_engine_rows[i].why(&et, buf, n);
+	return buf;
+}
+
+/* Every engine row in auto's order, as the configuration has the gate probe them. */
+static int try_rows(const struct eip93_soc *soc, int backend, const char *kalg,
+		    struct tries t[EIP93_NENGINES], struct backend_facts *f)
+{
+	int first = -1;
+
+	for (int i = 0; i < EIP93_NENGINES; i++) {
+		const struct eip93_engine_row *row = &eip93_engine_rows[i];
+		const struct road *rd = road_of(row);
+
+		t[i].bound = -1;
+		t[i].tried = first < 0 && (backend == EIP93_BACKEND_AUTO || backend == row->id);
+		if (!t[i].tried) {
+			doctor_fact(rd->untried, "not tried (%s%s)",
+				    first >= 0 ? eip93_engine_rows[first].road
+					       : "engine-backend = ",
+				    first >= 0 ? " binds first" : tools_row(backend)->name);
+			continue;
+		}
+		t[i].usable = 1;
+		if (rd->cdev) {
+			f->cdev_open = cdev_device();
+			t[i].usable = f->cdev_open == 0;
+		}
+		if (t[i].usable)
+			try_row(row, soc, kalg, &t[i]);
+		if (t[i].bound >= 0)
+			first = i;
+	}
+	return first;
 }
 
 int doctor_check_kernel(void)
 {
-	static const char *const backend_names[] = { "auto", "afalg", "cryptodev" };
-	char line[512], restrict_val[64], kalg[64], rel[128], driver_name[128] = "", adv[1024];
-	int err[EIP93_NKALG] = { 0 }, cerr[EIP93_NKALG] = { 0 }, fd, driver, bound = -1;
-	int cbound = -1, backend;
+	const struct eip93_soc *soc = tools_soc();
+	const char *ctr = soc->mode[EIP93_MODE_CTR];
+	char line[512], restrict_val[64], kalg[64], rel[128], adv[1024], why[512];
+	struct tries t[EIP93_NENGINES];
+	int fd, driver, first, backend;
 	struct backend_facts f;
 
 	memset(&f, 0, sizeof(f));
+	memset(t, 0, sizeof(t));
 	provider_config(&backend, kalg, sizeof(kalg));
 	printf("\n[5] kernel (AF_ALG)\n");
 	if (doctor_read_line("/proc/sys/crypto/af_alg_restrict", restrict_val,
@@ -194,69 +295,55 @@ int doctor_check_kernel(void)
 		doctor_fact("AF_ALG socket", "ok");
 		close(fd);
 	}
-	driver = doctor_file_has("/proc/crypto", "ctr(aes-eip93)", NULL, 0);
-	doctor_fact("ctr(aes-eip93)", "%s",
+	driver = doctor_file_has("/proc/crypto", ctr, NULL, 0);
+	doctor_fact(ctr, "%s",
 		    driver == 1	  ? "registered (/proc/crypto)"
 		    : driver == 0 ? "not registered (/proc/crypto)"
 				  : "/proc/crypto not readable");
-	doctor_fact("ghash-neon", "%s",
-		    doctor_file_has("/proc/crypto", "ghash-neon", NULL, 0) == 1
-			    ? "registered (/proc/crypto)"
-			    : "not registered (/proc/crypto)");
+	neon_fact(soc);
 	if (doctor_file_has("/proc/modules", "eip93", line, sizeof(line)) == 1)
 		doctor_fact("module", "%s", line);
 	if (doctor_file_has("/proc/interrupts", "eip93", line, sizeof(line)) == 1)
 		doctor_fact("interrupts", "%s", line);
 	doctor_fact("engine-backend", "%s%s%s (the provider's configuration)",
-		    backend_names[backend], kalg[0] ? "; kernel-algorithm = " : "", kalg);
-	/* In the gate's order, as the configuration has the gate probe them. */
-	f.afalg_tried = backend != EIP93_BACKEND_CRYPTODEV;
-	for (int i = 0; f.afalg_tried && i < EIP93_NKALG && bound < 0; i++) {
-		if (kalg[0] != '\0' && strcmp(kalg, eip93_kalg_names[i]) != 0)
-			continue;
-		err[i] = -eip93_kprobe_alg(eip93_kalg_names[i]);
-		doctor_fact(bind_label[i], "%s: %s%s%s", eip93_kalg_names[i],
-			    eip93_errno_name(err[i]), err[i] ? " - " : "",
-			    err[i] ? strerror(err[i]) : "");
-		if (err[i] == 0)
-			bound = i;
-	}
-	if (!f.afalg_tried)
-		doctor_fact("AF_ALG binds", "not tried (engine-backend = cryptodev)");
-	f.cdev_tried =
-		backend == EIP93_BACKEND_CRYPTODEV || (backend == EIP93_BACKEND_AUTO && bound < 0);
-	if (f.cdev_tried) {
-		f.cdev_open = cdev_device();
-		if (f.cdev_open == 0)
-			cbound = cdev_sessions(kalg, cerr, driver_name, sizeof(driver_name));
-	} else {
-		doctor_fact("/dev/crypto", "not tried (%s)",
-			    bound >= 0 ? "AF_ALG binds first" : "engine-backend = afalg");
+		    backend == EIP93_BACKEND_AUTO ? "auto" : tools_row(backend)->name,
+		    kalg[0] ? "; kernel-algorithm = " : "", kalg);
+	first = try_rows(soc, backend, kalg, t, &f);
+	for (int i = 0; i < EIP93_NENGINES; i++) {
+		const struct road *rd = road_of(&eip93_engine_rows[i]);
+
+		if (rd->cdev) {
+			f.cdev_tried = t[i].tried;
+			f.cdev_bound = t[i].bound >= 0;
+			f.cdev_driver = t[i].driver;
+		} else {
+			f.afalg_tried = t[i].tried;
+			f.afalg_bound = t[i].bound >= 0;
+		}
 	}
 	if (eip93_kernel_release(rel, sizeof(rel)) != 0)
 		rel[0] = '\0';
 	f.release = rel[0] ? rel : NULL;
-	f.restrict_val = eip93_gate_read_restrict();
+	f.restrict_val = eip93_kprobe_restrict();
 	f.configured = backend;
-	f.afalg_bound = bound >= 0;
-	f.cdev_bound = cbound >= 0;
-	f.cdev_driver = driver_name;
 	f.driver = driver;
+	f.driver_ctr = ctr;
 	f.openwrt = access("/etc/openwrt_release", F_OK) == 0;
 	doctor_fact("backend", "%s",
 		    strcmp(backend_in_use(&f), "none") == 0 ? "none binds" : backend_in_use(&f));
-	if (bound >= 0 || cbound >= 0) {
-		ghash(bound >= 0 ? bound : cbound);
+	if (first >= 0) {
+		ghash(&soc->comps[t[first].bound]);
 		return 1;
 	}
-	if (f.afalg_tried)
-		doctor_fact("meaning", "%s",
-			    eip93_gate_kernel_why(f.release, f.restrict_val, driver, err));
-	if (f.cdev_tried && f.cdev_open == 0)
-		doctor_fact("cdev meaning", "%s", eip93_gate_cdev_why(cerr));
+	for (int i = 0; i < EIP93_NENGINES; i++)
+		if (t[i].tried && t[i].usable)
+			doctor_fact(road_of(&eip93_engine_rows[i])->meaning, "%s",
+				    meaning(i, &t[i], &f, soc, why, sizeof(why)));
 	if (backend_advice(&f, adv, sizeof(adv)))
 		doctor_advise("%s", adv);
-	else if (f.afalg_tried)
-		afalg_advice(err, driver);
+	else
+		for (int i = 0; i < EIP93_NENGINES; i++)
+			if (t[i].tried && !road_of(&eip93_engine_rows[i])->cdev)
+				afalg_advice(soc, t[i].err, driver);
 	return 0;
 }

@@ -21,8 +21,10 @@
 
 #include "../detect/detect.h"
 #include "../provider/calib.h"
+#include "../provider/config.h"
 #include "advice.h"
 #include "ktls.h"
+#include "rows.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38
@@ -191,9 +193,9 @@ static void gather_advice(struct report *r, const struct doctor_state *st)
 	if (t != NULL && eip93_calib_parse(t, strlen(t), &r->file, err, sizeof(err)) == 0) {
 		r->cal.present = 1;
 		r->cal.engine = r->file.engine;
-		/* A /dev/crypto winner's speeds are under "composition@cryptodev". */
-		snprintf(r->comp_path, sizeof(r->comp_path), "%s%s", r->file.composition,
-			 r->file.backend == EIP93_BACKEND_CRYPTODEV ? "@cryptodev" : "");
+		/* A later row's winner's speeds are under "composition@cryptodev". */
+		tools_comp_path(r->comp_path, sizeof(r->comp_path), r->file.composition,
+				tools_row(r->file.backend));
 		r->cal.composition = r->comp_path;
 		r->cal.min_size = r->file.min_size;
 		r->cal.max_size = r->file.max_size;

@@ -18,7 +18,6 @@
  * is disabled or cannot be loaded, 2 on a usage error.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,74 +37,13 @@
 #include "calibrate.h"
 #include "doctor.h"
 #include "doctor_report.h"
+#include "rows.h"
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
 #endif
 
-static int advice_count;	  /* doctor_advise() calls */
 static struct doctor_state state; /* what the provider said, for doctor_report() */
-
-void doctor_fact(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("  %-22s ", name);
-	va_start(ap, fmt);
-	/* clang-analyzer 14 loses track of va_start here (false positive, as in provider/gate.c). */
-	vprintf(fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
-	va_end(ap);
-	putchar('\n');
-}
-
-void doctor_advise(const char *fmt, ...)
-{
-	va_list ap;
-
-	advice_count++;
-	printf("  -> ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
-	va_end(ap);
-	putchar('\n');
-}
-
-/* First line of a small file without its newline; -errno on failure. */
-int doctor_read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	if (f == NULL)
-		return -errno;
-	if (fgets(buf, (int)len, f) == NULL)
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* Whether @path has a line containing @needle; the first such line in @out. */
-int doctor_file_has(const char *path, const char *needle, char *out, size_t outlen)
-{
-	char line[512];
-	FILE *f = fopen(path, "re");
-	int found = 0;
-
-	if (f == NULL)
-		return -errno;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strstr(line, needle) != NULL) {
-			if (out != NULL) {
-				line[strcspn(line, "\n")] = '\0';
-				snprintf(out, outlen, "%s", line);
-			}
-			found = 1;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
 
 /* ---- the facts, in the gate's order -------------------------------------- */
 
@@ -137,42 +75,63 @@ static int check_switch(void)
 	}
 }
 
+/* The boards every SoC row matches, "a / b", into @buf. */
+static const char *dt_matches(char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < eip93_nsocs; i++)
+		for (size_t j = 0; eip93_socs[i]->dt_match[j] != NULL && used < n; j++)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " / " : "",
+						 eip93_socs[i]->dt_match[j]);
+	return buf;
+}
+
+/* The boards @soc excludes, as its @excluded text begins ("AN7583/EN7583"): its length. */
+static int excluded_len(const struct eip93_soc *soc)
+{
+	return (int)strcspn(soc->excluded, " ");
+}
+
 static int check_dt(void)
 {
 	unsigned char buf[EIP93_DT_MAX];
-	char desc[512];
+	char desc[512], names[160], list[256];
+	const struct eip93_soc *soc;
 	const char *path;
 	size_t len = 0;
 	int r, proc_err;
 
 	printf("\n[2] device tree (root compatible)\n");
+	tools_soc_names(names, sizeof(names));
 	r = eip93_dt_read_root(buf, sizeof(buf), &len, &path, &proc_err);
 	if (r < 0) {
 		doctor_fact("compatible", "not readable (%s: %s %d, %s)", path,
 			    eip93_errno_name(-r), -r, strerror(-r));
-		doctor_advise("no device tree: this is not an AN7581/EN7581 board (x86, ACPI, "
-			      "...); eip93 "
-			      "stays off by design and OpenSSL uses its default provider");
+		doctor_advise("no device tree: this is not an %s board (x86, ACPI, ...); eip93 "
+			      "stays off by design and OpenSSL uses its default provider",
+			      names);
 		return 0;
 	}
 	eip93_dt_describe(buf, len, desc, sizeof(desc));
 	doctor_fact("source", "%s (%zu bytes)", path, len);
 	doctor_fact("strings", "%s", desc);
-	switch (eip93_dt_classify(buf, len)) {
+	switch (tools_soc_classify(buf, len, &soc)) {
 	case EIP93_DT_MATCH:
-		doctor_fact("verdict", "AN7581/EN7581: yes");
+		doctor_fact("verdict", "%s: yes", soc->name);
 		return 1;
 	case EIP93_DT_EXCLUDED:
-		doctor_fact("verdict", "AN7583/EN7583: excluded");
-		doctor_advise(
-			"AN7583/EN7583 stay on the default provider until the offload is measured "
-			"there; nothing to do");
+		doctor_fact("verdict", "%.*s: excluded", excluded_len(soc), soc->excluded);
+		doctor_advise("%.*s stay on the default provider until the offload is measured "
+			      "there; nothing to do",
+			      excluded_len(soc), soc->excluded);
 		return 0;
 	case EIP93_DT_OTHER:
-		doctor_fact("verdict", "not an AN7581/EN7581");
-		doctor_advise(
-			"eip93 only switches on for airoha,an7581 / airoha,en7581; on this board "
-			"OpenSSL uses its default provider (nothing to do)");
+		doctor_fact("verdict", "not an %s", names);
+		doctor_advise("eip93 only switches on for %s; on this board OpenSSL uses its "
+			      "default provider (nothing to do)",
+			      dt_matches(list, sizeof(list)));
 		return 0;
 	case EIP93_DT_MALFORMED:
 	default:
@@ -457,7 +416,7 @@ int main(int argc, char **argv)
 	else if (on != facts_ok)
 		printf("note: the facts above and the provider's verdict differ (another process "
 		       "state, or a configuration key); the provider's verdict counts.\n");
-	if (advice_count == 0 && !on)
+	if (doctor_advice_count() == 0 && !on)
 		printf("nothing to fix was found in the facts; see the verdict.\n");
 	if (json) {
 		fflush(stdout);

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../provider/soc.h"
+#include "rows.h"
+
 /* Copy the next line of *@p (without its newline) into @buf; 0 at the end. */
 static int next_line(const char **p, char *buf, size_t len)
 {
@@ -216,8 +219,9 @@ int ktls_best_ctr(const char *text, struct ktls_gcm *out)
 
 enum ktls_where ktls_consequence(const char *driver, char *buf, size_t len)
 {
-	char ghash[64] = "";
+	char ghash[64] = "", name[64];
 	const char *comma, *note = "";
+	int kind = -1;
 
 	if (driver == NULL || driver[0] == '\0') {
 		snprintf(buf, len,
@@ -237,10 +241,17 @@ enum ktls_where ktls_consequence(const char *driver, char *buf, size_t len)
 		snprintf(ghash, sizeof(ghash), "%s", comma + 1);
 		ghash[strcspn(ghash, ")")] = '\0';
 	}
-	if (strcmp(ghash, "ghash-generic") == 0)
+	/* Which kind of composition that GHASH makes, as the SoC rows name them. */
+	for (size_t s = 0; kind < 0 && ghash[0] != '\0' && s < eip93_nsocs; s++)
+		for (size_t i = 0; kind < 0 && i < eip93_socs[s]->ncomps; i++)
+			if (strcmp(tools_ghash_name(eip93_socs[s]->comps[i].kalg, name,
+						    sizeof(name)),
+				   ghash) == 0)
+				kind = (int)eip93_socs[s]->comps[i].kind;
+	if (kind == EIP93_COMP_GCM_GENERIC)
 		note = " (the table GHASH, ~39 cycles/byte on a Cortex-A53: slower than OpenSSL's "
 		       "whole software AES-GCM there)";
-	else if (strcmp(ghash, "ghash-neon") == 0)
+	else if (kind == EIP93_COMP_GCM_NEON)
 		note = " (the NEON GHASH, ~10 cycles/byte on a Cortex-A53)";
 	snprintf(buf, len,
 		 "kTLS's AES-GCM goes to the engine (CTR, %s) with %s on the CPU%s; the eip93 "
