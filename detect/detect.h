@@ -20,8 +20,8 @@
 #define EIP93_DT_SYSFS_PATH "/sys/firmware/devicetree/base/compatible"
 
 enum eip93_dt_class {
-	EIP93_DT_MATCH = 0, /* lists airoha,an7581 or airoha,en7581 */
-	EIP93_DT_EXCLUDED,  /* lists airoha,an7583 or airoha,en7583 */
+	EIP93_DT_MATCH = 0, /* lists one of the compatibles to match */
+	EIP93_DT_EXCLUDED,  /* lists one of the compatibles to exclude */
 	EIP93_DT_OTHER,	    /* well formed, some other board */
 	EIP93_DT_MALFORMED, /* empty, unterminated, empty or non-printable string */
 };
@@ -30,10 +30,13 @@ enum eip93_dt_class {
  * eip93_dt_classify() - classify a root compatible property.
  * @buf: the raw property bytes (NUL-delimited strings, NUL-terminated)
  * @len: number of bytes in @buf
+ * @match: the compatibles that match (NULL-terminated)
+ * @exclude: the compatibles that exclude (NULL-terminated; may be NULL)
  *
  * An excluded SoC wins over a matching one when both are listed.
  */
-enum eip93_dt_class eip93_dt_classify(const unsigned char *buf, size_t len);
+enum eip93_dt_class eip93_dt_classify(const unsigned char *buf, size_t len,
+				      const char *const *match, const char *const *exclude);
 
 /**
  * eip93_dt_read() - read a compatible property file.
@@ -117,6 +120,12 @@ int eip93_kprobe_alg(const char *name);
 
 /* eip93_kprobe_type() - the AF_ALG type eip93_kprobe_alg() binds @name as. */
 const char *eip93_kprobe_type(const char *name);
+
+/* eip93_kprobe_restrict() - /proc/sys/crypto/af_alg_restrict, -1 when absent. */
+int eip93_kprobe_restrict(void);
+
+/* eip93_kprobe_driver() - 1/0: a "driver : @driver" line in /proc/crypto; -1 unreadable. */
+int eip93_kprobe_driver(const char *driver);
 
 /**
  * eip93_kernel_release() - the running kernel's release (uname -r) into @buf.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * detect/dt.c owns the root device-tree "compatible" property: reading it
- * (with the /proc to /sys fallback) and classifying it.
+ * (with the /proc to /sys fallback) and classifying it against the lists
+ * it is handed (a SoC profile's, provider/soc.c): no board is named here.
  */
 #include "detect.h"
 
@@ -10,20 +11,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const dt_match[] = { "airoha,an7581", "airoha,en7581" };
-static const char *const dt_exclude[] = { "airoha,an7583", "airoha,en7583" };
-
-static int in_list(const char *s, size_t n, const char *const *list, size_t count)
+/* Is the @n bytes at @s one of the NULL-terminated @list? */
+static int in_list(const char *s, size_t n, const char *const *list)
 {
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; list != NULL && list[i] != NULL; i++)
 		if (strlen(list[i]) == n && memcmp(list[i], s, n) == 0)
 			return 1;
 	return 0;
 }
 
-enum eip93_dt_class eip93_dt_classify(const unsigned char *buf, size_t len)
+enum eip93_dt_class eip93_dt_classify(const unsigned char *buf, size_t len,
+				      const char *const *match, const char *const *exclude)
 {
-	int match = 0, exclude = 0;
+	int matched = 0, excluded = 0;
 	size_t start = 0;
 
 	if (buf == NULL || len == 0 || len > EIP93_DT_MAX || buf[len - 1] != '\0')
@@ -38,13 +38,13 @@ enum eip93_dt_class eip93_dt_classify(const unsigned char *buf, size_t len)
 		}
 		if (i == start)
 			return EIP93_DT_MALFORMED; /* empty string */
-		match |= in_list((const char *)buf + start, i - start, dt_match, 2);
-		exclude |= in_list((const char *)buf + start, i - start, dt_exclude, 2);
+		matched |= in_list((const char *)buf + start, i - start, match);
+		excluded |= in_list((const char *)buf + start, i - start, exclude);
 		start = i + 1;
 	}
-	if (exclude)
+	if (excluded)
 		return EIP93_DT_EXCLUDED;
-	return match ? EIP93_DT_MATCH : EIP93_DT_OTHER;
+	return matched ? EIP93_DT_MATCH : EIP93_DT_OTHER;
 }
 
 int eip93_dt_read(const char *path, unsigned char *buf, size_t cap, size_t *len)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Kernel facts: does an AF_ALG aead or skcipher name bind?  Which kernel release runs? */
+/*
+ * Kernel facts: does an AF_ALG aead or skcipher name bind?  Which kernel
+ * release runs?  What does af_alg_restrict say, is a driver registered?
+ */
 #include "detect.h"
 
 #include <errno.h>
@@ -64,4 +67,34 @@ int eip93_kernel_release(char *buf, size_t len)
 		return -ENAMETOOLONG;
 	}
 	return 0;
+}
+
+int eip93_kprobe_restrict(void)
+{
+	FILE *f = fopen("/proc/sys/crypto/af_alg_restrict", "re");
+	int v = -1;
+
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int eip93_kprobe_driver(const char *driver)
+{
+	char line[256], want[160];
+	FILE *f;
+	int found = 0;
+
+	if ((size_t)snprintf(want, sizeof(want), ": %s\n", driver) >= sizeof(want))
+		return -1;
+	f = fopen("/proc/crypto", "re");
+	if (f == NULL)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strncmp(line, "driver", 6) == 0 && strstr(line, want) != NULL;
+	fclose(f);
+	return found;
 }

@@ -31,8 +31,18 @@
 
 #include "shape.h"
 
-/* The CTR-only composition's kernel algorithm: the engine's AES-CTR. */
-#define EIP93_KALG_CTR "ctr(aes-eip93)"
+/*
+ * The kinds of composition a kernel algorithm can be (a SoC profile,
+ * provider/soc.c, lists its names in the gate's order and says which kind
+ * each is; the roads' "why" texts reason over the kinds).
+ */
+enum eip93_comp_kind {
+	EIP93_COMP_CTR = 0,	/* the engine's AES-CTR alone: GHASH and the tag in this process */
+	EIP93_COMP_GCM_NEON,	/* the kernel's GCM over it, with ghash-neon */
+	EIP93_COMP_GCM_GENERIC, /* ... with ghash-generic (the table GHASH) */
+	EIP93_COMP_GCM_LIB,	/* ... with ghash-lib (the only GHASH name from Linux 7.1) */
+	EIP93_NCOMP_KINDS
+};
 
 /* eip93_engine_kalg_is_ctr() - does @kalg name an AES-CTR (skcipher) rather than an AEAD? */
 static inline int eip93_engine_kalg_is_ctr(const char *kalg)
@@ -150,12 +160,99 @@ static inline void eip93_engine_key_init(struct eip93_engine_key *k)
 extern const struct eip93_engine_ops eip93_engine_afalg;
 extern const struct eip93_engine_ops eip93_engine_cryptodev;
 
+/*
+ * The roads to the engine, one row each, in engine-backend = auto's order:
+ * X(ID, engine-backend value, road in words, status suffix, ops, prefix),
+ * where prefix##_probe, _dead, _tried and _why are the road's words (struct
+ * eip93_engine_row).  A new backend is its file (ops table and words) and
+ * one line here; the enum below, the config's accepted values and
+ * eip93_engine_rows[] (engine/engine.c) follow from it.
+ */
+#define EIP93_ENGINE_ROWS(X)                                                                       \
+	X(AFALG, "afalg", "AF_ALG", "", eip93_engine_afalg, eip93_afalg)                           \
+	X(CRYPTODEV, "cryptodev", "/dev/crypto", " via /dev/crypto", eip93_engine_cryptodev,       \
+	  eip93_cryptodev)
+
+/* engine-backend: AUTO (0) lets the rows' order decide; else a row's id. */
+enum eip93_backend {
+	EIP93_BACKEND_AUTO = 0,
+#define EIP93_ROW_ID(id, name, road, via, ops, words) EIP93_BACKEND_##id,
+	EIP93_ENGINE_ROWS(EIP93_ROW_ID)
+#undef EIP93_ROW_ID
+		EIP93_BACKEND_END
+};
+#define EIP93_NENGINES (EIP93_BACKEND_END - 1)
+
+/* What the failed tries on one road were: the input of a row's why(). */
+struct eip93_engine_tries {
+	const char *release;	    /* uname -r; NULL when unknown */
+	const char *driver_ctr;	    /* the SoC driver's AES-CTR, e.g. "ctr(aes-eip93)" */
+	int err[EIP93_NCOMP_KINDS]; /* positive errno of each kind's try; 0: bound or not tried */
+};
+
+/**
+ * struct eip93_engine_row - one road to the engine.
+ * @id: its EIP93_BACKEND_* value
+ * @name: its engine-backend value in openssl.cnf ("afalg")
+ * @road: in words ("AF_ALG", "/dev/crypto")
+ * @via: after a kernel algorithm in the gate's status ("", " via /dev/crypto")
+ * @ops: the backend (its @name is the eip93-backend parameter)
+ * @probe: does @kalg bind: 0; -ENODEV when another driver serves it (named
+ *	in @driver, @n bytes, when known); or -errno
+ * @dead: after this error no composition can bind on this road (NULL: never)
+ * @tried: one failed try in words, into @buf
+ * @why: what the failed tries mean, in one line, into @buf (returned)
+ */
+struct eip93_engine_row {
+	int id;
+	const char *name;
+	const char *road;
+	const char *via;
+	const struct eip93_engine_ops *ops;
+	int (*probe)(const char *kalg, char *driver, size_t n);
+	int (*dead)(int err);
+	void (*tried)(char *buf, size_t n, const char *kalg, int err, const char *driver);
+	const char *(*why)(const struct eip93_engine_tries *t, char *buf, size_t n);
+};
+
+/* The product's rows, in auto's order (engine/engine.c). */
+extern const struct eip93_engine_row eip93_engine_rows[EIP93_NENGINES];
+
+/* eip93_engine_row_by_id() - the row of @rows (@n of them) with id @id; NULL: none. */
+static inline const struct eip93_engine_row *eip93_engine_row_by_id(
+	const struct eip93_engine_row *rows, size_t n, int id)
+{
+	for (size_t i = 0; rows != NULL && i < n; i++)
+		if (rows[i].id == id)
+			return &rows[i];
+	return NULL;
+}
+
+/* Each road's words (engine/afalg_words.c, engine/cryptodev_words.c): pure, no I/O but
+ * the facts detect/ reads. */
+int eip93_afalg_probe(const char *kalg, char *driver, size_t n);
+int eip93_afalg_dead(int err);
+void eip93_afalg_tried(char *buf, size_t n, const char *kalg, int err, const char *driver);
+const char *eip93_afalg_why(const struct eip93_engine_tries *t, char *buf, size_t n);
+/**
+ * eip93_afalg_why_facts() - eip93_afalg_why() with the kernel's facts given:
+ * @restrict_val /proc/sys/crypto/af_alg_restrict (-1 absent), @driver_state
+ * (1/0/-1: is @t->driver_ctr registered in /proc/crypto).  The doctor's too.
+ */
+const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restrict_val,
+				  int driver_state, char *buf, size_t n);
+int eip93_cryptodev_dead(int err);
+void eip93_cryptodev_tried(char *buf, size_t n, const char *kalg, int err, const char *driver);
+const char *eip93_cryptodev_why(const struct eip93_engine_tries *t, char *buf, size_t n);
+
 #ifdef EIP93_TEST_HOOKS
 /*
  * Test builds only: AES-GCM computed in user space, with the failures the
  * AF_ALG backend can meet injected on demand (engine/fake.h).
  */
 extern const struct eip93_engine_ops eip93_engine_fake;
+/* Its row: it stands in for AF_ALG (engine-backend = cryptodev then finds no row). */
+extern const struct eip93_engine_row eip93_engine_row_fake;
 #endif
 
 #endif /* EIP93_ENGINE_H */

@@ -25,6 +25,9 @@
 #include "engine.h"
 
 #define BLOCK 16
+/* The driver the fake stands in for: the EIP93's AES-CTR, and the kernel GCMs over it. */
+#define FAKE_DRIVER_CTR "ctr(aes-eip93)"
+#define FAKE_GCM_PREFIX "gcm_base(" FAKE_DRIVER_CTR ","
 
 struct fake_key {
 	unsigned char key[32];
@@ -183,8 +186,8 @@ static int fake_probe(const char *kalg)
 	atomic_fetch_add(&n_probes, 1);
 	if (planned(EIP93_FAKE_PROBE, &p))
 		return p.kind == EIP93_FAKE_ERRNO && p.err != 0 ? -p.err : -ENOENT;
-	return strncmp(kalg, "gcm_base(ctr(aes-eip93),", 24) == 0 ||
-			       strcmp(kalg, EIP93_KALG_CTR) == 0
+	return strncmp(kalg, FAKE_GCM_PREFIX, sizeof(FAKE_GCM_PREFIX) - 1) == 0 ||
+			       strcmp(kalg, FAKE_DRIVER_CTR) == 0
 		       ? 0
 		       : -ENOENT;
 }
@@ -536,4 +539,24 @@ const struct eip93_engine_ops eip93_engine_fake = {
 	.unseal = fake_unseal,
 	.ctr = fake_ctr,
 	.resources = fake_resources,
+};
+
+static int fake_row_probe(const char *kalg, char *driver, size_t n)
+{
+	(void)driver;
+	(void)n;
+	return fake_probe(kalg);
+}
+
+/* The fake stands in for AF_ALG: its row, with AF_ALG's words. */
+const struct eip93_engine_row eip93_engine_row_fake = {
+	.id = EIP93_BACKEND_AFALG,
+	.name = "afalg",
+	.road = "AF_ALG",
+	.via = "",
+	.ops = &eip93_engine_fake,
+	.probe = fake_row_probe,
+	.dead = eip93_afalg_dead,
+	.tried = eip93_afalg_tried,
+	.why = eip93_afalg_why,
 };

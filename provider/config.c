@@ -17,32 +17,13 @@
 #include "../engine/engine.h"
 #include "../alg/route.h"
 
-/*
- * The compositions the gate may bind, in the order it tries them
- * (docs/design.md "The gate"): the engine's AES-CTR alone first (it needs
- * only the driver, and its tags never come from the engine), then the
- * kernel's AES-GCM over it with each GHASH.
- */
-const char *const eip93_kalg_names[EIP93_NKALG] = {
-	[EIP93_KALG_ID_CTR] = EIP93_KALG_CTR,
-	[EIP93_KALG_ID_NEON] = "gcm_base(ctr(aes-eip93),ghash-neon)",
-	[EIP93_KALG_ID_GENERIC] = "gcm_base(ctr(aes-eip93),ghash-generic)",
-	[EIP93_KALG_ID_LIB] = "gcm_base(ctr(aes-eip93),ghash-lib)",
-};
-
-_Static_assert(EIP93_KALG_ID_LIB + 1 == EIP93_NKALG, "one id per composition");
-
-int eip93_kalg_index(const char *name)
-{
-	for (int i = 0; i < EIP93_NKALG; i++)
-		if (strcmp(name, eip93_kalg_names[i]) == 0)
-			return i;
-	return -1;
-}
-
-static const char *const backend_names[] = { "auto", "afalg", "cryptodev" };
-static const int backend_values[] = { EIP93_BACKEND_AUTO, EIP93_BACKEND_AFALG,
-				      EIP93_BACKEND_CRYPTODEV };
+/* engine-backend: auto, then each engine row's name (engine/engine.h). */
+#define EIP93_ROW_NAME(id, name, road, via, ops, words) name,
+#define EIP93_ROW_VALUE(id, name, road, via, ops, words) EIP93_BACKEND_##id,
+static const char *const backend_names[] = { "auto", EIP93_ENGINE_ROWS(EIP93_ROW_NAME) };
+static const int backend_values[] = { EIP93_BACKEND_AUTO, EIP93_ENGINE_ROWS(EIP93_ROW_VALUE) };
+#undef EIP93_ROW_NAME
+#undef EIP93_ROW_VALUE
 static const char *const routing_names[] = { "adaptive", "fixed" };
 static const int routing_values[] = { EIP93_ROUTING_ADAPTIVE, EIP93_ROUTING_FIXED };
 

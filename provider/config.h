@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "soc.h"
+
 #define EIP93_CFG_DEFAULT_MAX_SOCKETS 256
 #define EIP93_CFG_MAX_SOCKETS_CEIL 65536
 #define EIP93_CFG_DEFAULT_TIMEOUT_MS 1000
@@ -48,30 +50,10 @@ struct eip93_config {
 enum { EIP93_ROUTING_FIXED = 0, EIP93_ROUTING_ADAPTIVE = 1 };
 
 /*
- * The user-space road to the engine (engine-backend): AF_ALG sockets or the
- * cryptodev module's /dev/crypto.  AUTO: the one that binds, AF_ALG first
- * unless the calibration measured /dev/crypto faster.
+ * engine-backend's values (enum eip93_backend) are the engine rows
+ * (engine/engine.h); kernel-algorithm's are the SoC rows' compositions
+ * (provider/soc.h).
  */
-enum eip93_backend {
-	EIP93_BACKEND_AUTO = 0,
-	EIP93_BACKEND_AFALG = 1,
-	EIP93_BACKEND_CRYPTODEV = 2,
-};
-
-/* The compositions (kernel algorithms), in the gate's order. */
-#define EIP93_NKALG 4
-/* Positions in eip93_kalg_names, for the rules that single one out. */
-enum eip93_kalg_id {
-	EIP93_KALG_ID_CTR = 0, /* ctr(aes-eip93) alone, GHASH in this process */
-	EIP93_KALG_ID_NEON,    /* the kernel's GCM with ghash-neon */
-	EIP93_KALG_ID_GENERIC, /* ... with ghash-generic */
-	EIP93_KALG_ID_LIB,     /* ... with ghash-lib */
-};
-extern const char *const eip93_kalg_names[EIP93_NKALG];
-
-/* eip93_kalg_index() - position of @name in eip93_kalg_names, or -1. */
-int eip93_kalg_index(const char *name);
-
 /* The keys of the section, in the order they are read: one row each. */
 enum eip93_config_key {
 	EIP93_CFG_ENABLE,

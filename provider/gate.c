@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * provider/gate.c owns the gate: turning the facts detect/ reads (device
- * tree, CPU, kernel FIPS flag, AF_ALG binds) and the /dev/crypto backend's
- * probe (injected by the caller) plus the switch, the configuration and the
- * calibration into one verdict per provider instance, naming the backend
- * that bound, and the words that explain it (docs/contract.md "Switching
- * on" and "What an operator sees").
+ * tree, CPU, kernel FIPS flag), the SoC rows (provider/soc.c) and the engine
+ * rows' probes (handed in by the caller) plus the switch, the configuration
+ * and the calibration into one verdict per provider instance, naming the
+ * SoC and the row that bound, and the words that explain it
+ * (docs/contract.md "Switching on" and "What an operator sees").
  */
 #include "gate.h"
 
@@ -37,10 +37,43 @@ static void errno_text(int err, char *buf, size_t len)
 	snprintf(buf, len, "%s %d (%s)", eip93_errno_name(err), err, strerror(err));
 }
 
+/* Which SoC row the root compatible is: g->soc, 1; else off with the reason, 0. */
+static int gate_soc(const struct eip93_gate_input *in, struct eip93_gate *g,
+		    const unsigned char *buf, size_t len)
+{
+	const struct eip93_soc *const *socs = in->socs != NULL ? in->socs : eip93_socs;
+	size_t nsocs = in->socs != NULL ? in->nsocs : eip93_nsocs, names = 0;
+	char desc[256], which[160] = "";
+
+	eip93_dt_describe(buf, len, desc, sizeof(desc));
+	for (size_t i = 0; i < nsocs; i++) {
+		switch (eip93_dt_classify(buf, len, socs[i]->dt_match, socs[i]->dt_exclude)) {
+		case EIP93_DT_MATCH:
+			g->soc = socs[i];
+			return 1;
+		case EIP93_DT_EXCLUDED:
+			off(g, "device tree: %s (compatible: %s)", socs[i]->excluded, desc);
+			return 0;
+		case EIP93_DT_MALFORMED:
+			off(g, "device tree: malformed root compatible property (%zu bytes)", len);
+			return 0;
+		case EIP93_DT_OTHER:
+		default:
+			if (names < sizeof(which))
+				names += (size_t)snprintf(which + names, sizeof(which) - names,
+							  "%s%s", i == 0 ? "" : " or ",
+							  socs[i]->name);
+			break;
+		}
+	}
+	off(g, "device tree: not an %s (compatible: %s)", which, desc);
+	return 0;
+}
+
 static int gate_dt(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
 	unsigned char buf[EIP93_DT_MAX];
-	char e1[96], e2[96], desc[256];
+	char e1[96], e2[96];
 	size_t len = 0;
 	int r;
 
@@ -68,22 +101,7 @@ static int gate_dt(const struct eip93_gate_input *in, struct eip93_gate *g)
 			return 0;
 		}
 	}
-	eip93_dt_describe(buf, len, desc, sizeof(desc));
-	switch (eip93_dt_classify(buf, len)) {
-	case EIP93_DT_MATCH:
-		return 1;
-	case EIP93_DT_EXCLUDED:
-		off(g, "device tree: AN7583/EN7583 stays on the default provider (compatible: %s)",
-		    desc);
-		return 0;
-	case EIP93_DT_OTHER:
-		off(g, "device tree: not an AN7581/EN7581 (compatible: %s)", desc);
-		return 0;
-	case EIP93_DT_MALFORMED:
-	default:
-		off(g, "device tree: malformed root compatible property (%zu bytes)", len);
-		return 0;
-	}
+	return gate_soc(in, g, buf, len);
 }
 
 static int gate_cpu(const struct eip93_gate_input *in, struct eip93_gate *g)
@@ -95,7 +113,8 @@ static int gate_cpu(const struct eip93_gate_input *in, struct eip93_gate *g)
 		cpu.is_aarch64 = 1;
 		cpu.hwcap = in->hwcap;
 	}
-	if (!cpu.is_aarch64) {
+	/* The one rule today (EIP93_SOC_CPU_AARCH64_NO_AES): the engine beats no ARMv8 AES. */
+	if (g->soc->cpu != EIP93_SOC_CPU_AARCH64_NO_AES || !cpu.is_aarch64) {
 		off(g, "cpu: not aarch64");
 		return 0;
 	}
@@ -128,28 +147,24 @@ static int gate_fips(const struct eip93_gate_input *in, struct eip93_gate *g)
 	return 1;
 }
 
-const char *eip93_gate_ghash_note(const char *kalg)
-{
-	switch (eip93_kalg_index(kalg)) {
-	case EIP93_KALG_ID_CTR:
-		return "GHASH: libcrypto's, in this process (the engine computes AES-CTR only; "
-		       "tags never come from it)";
-	case EIP93_KALG_ID_NEON:
-		return "GHASH: ghash-neon (NEON, about 4x the table GHASH on a Cortex-A53)";
-	case EIP93_KALG_ID_GENERIC:
-		return "GHASH: ghash-generic (table GHASH: slow on this CPU; load ghash-ce for "
-		       "ghash-neon: modprobe ghash-ce)";
-	case EIP93_KALG_ID_LIB:
-		return "GHASH: ghash-lib (the kernel's GHASH library, NEON on arm64)";
-	default:
-		return "GHASH: unknown";
-	}
-}
-
 /* The backend the gate may use: the test builds' force, else engine-backend. */
 static int wanted_backend(const struct eip93_gate_input *in)
 {
 	return in->backend != EIP93_BACKEND_AUTO ? in->backend : in->cfg->backend;
+}
+
+/* Engine row @id's engine-backend value (@road 0) or road in words (1); NULL: no such row. */
+static const char *row_word(int id, int road)
+{
+#define EIP93_ROW_WORD(i, name, rd, via, ops, words)                                               \
+	case EIP93_BACKEND_##i:                                                                    \
+		return road ? rd : name;
+	switch (id) {
+		EIP93_ENGINE_ROWS(EIP93_ROW_WORD)
+	default:
+		return NULL;
+	}
+#undef EIP93_ROW_WORD
 }
 
 /* Was the calibration measured on a backend this gate does not use?  @why says how. */
@@ -157,17 +172,17 @@ static int calib_backend_mismatch(const struct eip93_gate_input *in, int measure
 				  size_t len)
 {
 	int want = wanted_backend(in);
-	const char *on = measured == EIP93_BACKEND_CRYPTODEV ? "/dev/crypto" : "AF_ALG";
 
-	if (measured != EIP93_BACKEND_CRYPTODEV)
+	if (row_word(measured, 0) == NULL)
 		measured = EIP93_BACKEND_AFALG; /* the file's absent key */
 	if (want != EIP93_BACKEND_AUTO && want != measured) {
-		snprintf(why, len, "measured on %s, engine-backend = %s in config", on,
-			 want == EIP93_BACKEND_CRYPTODEV ? "cryptodev" : "afalg");
+		snprintf(why, len, "measured on %s, engine-backend = %s in config",
+			 row_word(measured, 1), row_word(want, 0));
 		return 1;
 	}
-	if (measured == EIP93_BACKEND_CRYPTODEV && in->cdev_probe == NULL) {
-		snprintf(why, len, "measured on %s, which this provider cannot use", on);
+	if (eip93_engine_row_by_id(in->rows, in->nrows, measured) == NULL) {
+		snprintf(why, len, "measured on %s, which this provider cannot use",
+			 row_word(measured, 1));
 		return 1;
 	}
 	return 0;
@@ -215,181 +230,78 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 	return 1;
 }
 
-/* 1: ctr(aes-eip93) is in /proc/crypto, 0: it is not, -1: unreadable. */
-int eip93_gate_driver_registered(void)
+const char *eip93_gate_backend_name(const struct eip93_gate *g)
 {
-	char line[256];
-	FILE *f = fopen("/proc/crypto", "re");
-	int found = 0;
-
-	if (f == NULL)
-		return -1;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		found = strncmp(line, "driver", 6) == 0 &&
-			strstr(line, ": ctr(aes-eip93)\n") != NULL;
-	fclose(f);
-	return found;
+	return g->row != NULL ? g->row->ops->name : "";
 }
 
-/* Major and minor of a kernel release ("7.2.13+deb14-amd64" -> 7, 2); 0 when unknown. */
-static int release_version(const char *release, int *major, int *minor)
-{
-	*major = *minor = 0;
-	return release != NULL && sscanf(release, "%d.%d", major, minor) == 2;
-}
-
-int eip93_gate_read_restrict(void)
-{
-	FILE *f = fopen("/proc/sys/crypto/af_alg_restrict", "re");
-	int v = -1;
-
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-const char *eip93_gate_kernel_why(const char *release, int restrict_val, int driver,
-				  const int err[EIP93_NKALG])
-{
-	int ctr_only_refused = err[EIP93_KALG_ID_CTR] == ENOTSUP;
-	int major, minor, v72, all_afns = 1, all_noent = 1;
-
-	for (int i = 0; i < EIP93_NKALG; i++)
-		if (i != EIP93_KALG_ID_CTR && err[i] != ENOENT)
-			ctr_only_refused = 0;
-	if (ctr_only_refused)
-		return "this libcrypto's GCM128 code ignores stream functions (built with "
-		       "OPENSSL_SMALL_FOOTPRINT), so ctr(aes-eip93) cannot be composed, and no "
-		       "kernel GCM over it binds";
-	for (int i = 0; i < EIP93_NKALG; i++) {
-		all_afns &= err[i] == EAFNOSUPPORT;
-		all_noent &= err[i] == ENOENT;
-	}
-	v72 = release_version(release, &major, &minor) && (major > 7 || (major == 7 && minor >= 2));
-	if (all_afns)
-		return restrict_val == 2
-			       ? "af_alg_restrict = 2 forbids AF_ALG sockets "
-				 "(socket: EAFNOSUPPORT)"
-			       : "this kernel offers no AF_ALG sockets (af_alg/algif_aead "
-				 "not loaded or not built)";
-	if (restrict_val == 1 && all_noent)
-		return "af_alg_restrict = 1 (the Linux 7.3 default) refuses gcm and hardware "
-		       "drivers: AEAD binds are limited to ccm(aes)";
-	if (driver == 0)
-		return v72 ? "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto); "
-			     "AF_ALG refuses hardware drivers from Linux 7.2 anyway"
-			   : "the EIP93 driver is not loaded (no ctr(aes-eip93) in /proc/crypto)";
-	if (v72 && err[EIP93_KALG_ID_LIB] == ENOENT)
-		return "AF_ALG refuses hardware drivers from Linux 7.2 (ctr(aes-eip93) is async "
-		       "and "
-		       "driver-only); ghash-lib is the right name but the driver cannot be bound";
-	if (major >= 7 && minor >= 1 && err[EIP93_KALG_ID_LIB] != 0)
-		return "Linux 7.1+: only ghash-lib is a valid GHASH name, and it does not bind";
-	if (err[EIP93_KALG_ID_CTR] != 0 && err[EIP93_KALG_ID_CTR] != ENOTSUP &&
-	    err[EIP93_KALG_ID_GENERIC] == ENOENT && err[EIP93_KALG_ID_LIB] == ENOENT)
-		return "ctr(aes-eip93) does not bind as an skcipher (algif_skcipher missing?) and "
-		       "no GCM composition over it binds (gcm template, GHASH or algif_aead "
-		       "missing)";
-	return "no composition over ctr(aes-eip93) binds";
-}
-
-const char *eip93_gate_backend_name(int backend)
-{
-	return backend == EIP93_BACKEND_AFALG	    ? "af_alg"
-	       : backend == EIP93_BACKEND_CRYPTODEV ? "cryptodev"
-						    : "";
-}
-
-/* A device-level failure: no composition can open a session, so stop trying. */
-static int cdev_device_error(int err)
-{
-	return err == ENOENT || err == ENXIO || err == EACCES || err == EPERM;
-}
-
-const char *eip93_gate_cdev_why(const int err[EIP93_NKALG])
-{
-	int any_nodev = 0;
-
-	for (int i = 0; i < EIP93_NKALG; i++) {
-		if (err[i] == ENOENT || err[i] == ENXIO)
-			return "/dev/crypto: no such device (the cryptodev module is not loaded: "
-			       "modprobe cryptodev)";
-		if (err[i] == EACCES)
-			return "/dev/crypto: not readable and writable by this process's user "
-			       "(see its owner and mode)";
-		if (err[i] == EPERM)
-			return "/dev/crypto: never opened under a seccomp filter";
-		any_nodev |= err[i] == ENODEV;
-	}
-	if (any_nodev)
-		return "/dev/crypto: the kernel serves these with another driver, not the engine "
-		       "(is the EIP93 driver loaded?)";
-	return "/dev/crypto: no composition over ctr(aes-eip93) opens a session";
-}
-
-/* One try of the gate's order: a composition on a backend. */
+/* One try of the gate's order: a composition on an engine row. */
 struct
 try {
-	int backend;
+	const struct eip93_engine_row *row;
 	const char *kalg;
 };
 
-/* Append (@b, @kalg) to @order unless it is there already. */
-static void add_try(struct try *order, size_t *n, int b, const char *kalg)
+#define EIP93_MAX_TRIES (EIP93_NENGINES * EIP93_SOC_MAX_COMPS + 1)
+
+/* Append (@row, @kalg) to @order unless it is there already. */
+static void add_try(struct try *order, size_t *n, const struct eip93_engine_row *row,
+		    const char *kalg)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (order[i].backend == b && strcmp(order[i].kalg, kalg) == 0)
+		if (order[i].row == row && strcmp(order[i].kalg, kalg) == 0)
 			return;
-	order[*n].backend = b;
-	order[*n].kalg = kalg;
-	(*n)++;
+	if (*n < EIP93_MAX_TRIES) {
+		order[*n].row = row;
+		order[*n].kalg = kalg;
+		(*n)++;
+	}
 }
 
-/* The backends engine-backend allows, in the gate's order; their count. */
-static size_t gate_backends(const struct eip93_gate_input *in, int out[2])
+/* The rows engine-backend allows, in the gate's order, into @out; their count. */
+static size_t gate_rows(const struct eip93_gate_input *in,
+			const struct eip93_engine_row *out[EIP93_NENGINES])
 {
 	int want = wanted_backend(in);
 	size_t n = 0;
 
-	if (want != EIP93_BACKEND_CRYPTODEV)
-		out[n++] = EIP93_BACKEND_AFALG;
-	if (want != EIP93_BACKEND_AFALG && in->cdev_probe != NULL)
-		out[n++] = EIP93_BACKEND_CRYPTODEV;
+	for (size_t i = 0; i < in->nrows && n < EIP93_NENGINES; i++)
+		if (want == EIP93_BACKEND_AUTO || in->rows[i].id == want)
+			out[n++] = &in->rows[i];
 	return n;
 }
 
+/* What the gate's tries were: per try, its row and words; per row, its errors by kind. */
+struct gate_tries {
+	const struct eip93_engine_row *rows[EIP93_NENGINES];
+	size_t nrows;
+	struct eip93_engine_tries per[EIP93_NENGINES]; /* by position in @rows */
+	const struct eip93_engine_row *row[EIP93_MAX_TRIES];
+	char text[EIP93_MAX_TRIES][200];
+	size_t n;
+};
+
 /* The failed tries and what they mean, into the "disabled: " status. */
 static void gate_kernel_off(const struct eip93_gate_input *in, struct eip93_gate *g,
-			    char tried[][200], const int *tb, size_t t,
-			    const int err[2][EIP93_NKALG], const int used[2])
+			    const struct gate_tries *t)
 {
-	char all[sizeof(g->status)] = "";
+	char all[sizeof(g->status)] = "", why[512];
 	size_t len = 0;
 
-	for (int b = 0; b < 2; b++) {
+	for (size_t b = 0; b < t->nrows; b++) {
 		int first = 1;
 
-		if (!used[b])
-			continue;
-		for (size_t i = 0; i < t && len < sizeof(all); i++) {
-			if (tb[i] != b + 1)
+		for (size_t i = 0; i < t->n && len < sizeof(all); i++) {
+			if (t->row[i] != t->rows[b])
 				continue;
 			len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s",
-						len == 0 ? "" : "; ", tried[i]);
+						len == 0 ? "" : "; ", t->text[i]);
 			first = 0;
 		}
 		if (first || in->cfg->kalg[0] != '\0' || len >= sizeof(all))
 			continue;
-		len += (size_t)snprintf(
-			all + len, sizeof(all) - len, " - %s",
-			b + 1 == EIP93_BACKEND_AFALG
-				? eip93_gate_kernel_why(in->facts.kernel,
-							eip93_gate_read_restrict(),
-							eip93_gate_driver_registered(), err[b])
-				: eip93_gate_cdev_why(err[b]));
+		len += (size_t)snprintf(all + len, sizeof(all) - len, " - %s",
+					t->rows[b]->why(&t->per[b], why, sizeof(why)));
 	}
 	if (in->cfg->kalg[0] != '\0')
 		off(g, "%s (kernel-algorithm = %s in config)", all, in->cfg->kalg);
@@ -397,90 +309,128 @@ static void gate_kernel_off(const struct eip93_gate_input *in, struct eip93_gate
 		off(g, "%s", all);
 }
 
+/* The gate's order of tries: the calibration's first, then each row's compositions. */
+static size_t gate_order(const struct eip93_gate_input *in, const struct eip93_gate *g,
+			 const struct gate_tries *t, int calib_first, struct try *order)
+{
+	size_t n = 0;
+
+	if (calib_first) {
+		const struct eip93_engine_row *r =
+			eip93_engine_row_by_id(in->rows, in->nrows, in->calib->cal.backend);
+
+		if (r == NULL) /* the file's absent key: AF_ALG */
+			r = eip93_engine_row_by_id(in->rows, in->nrows, EIP93_BACKEND_AFALG);
+		if (r != NULL)
+			add_try(order, &n, r, in->calib->cal.composition);
+	}
+	for (size_t b = 0; b < t->nrows; b++) {
+		if (in->cfg->kalg[0] != '\0')
+			add_try(order, &n, t->rows[b], in->cfg->kalg);
+		else
+			for (size_t i = 0; i < g->soc->ncomps; i++)
+				add_try(order, &n, t->rows[b], g->soc->comps[i].kalg);
+	}
+	return n;
+}
+
+/* Position of @row in @t's rows. */
+static size_t row_pos(const struct gate_tries *t, const struct eip93_engine_row *row)
+{
+	size_t b = 0;
+
+	while (b < t->nrows && t->rows[b] != row)
+		b++;
+	return b;
+}
+
+/* The bound try: g->enabled, its kernel algorithm, row, status and GHASH words. */
+static void gate_bound(struct eip93_gate *g, const struct try *bound)
+{
+	const struct eip93_soc_comp *comp = eip93_soc_comp(g->soc, bound->kalg);
+
+	g->enabled = 1;
+	g->row = bound->row;
+	g->backend = bound->row->id;
+	snprintf(g->kalg, sizeof(g->kalg), "%s", bound->kalg);
+	snprintf(g->status, sizeof(g->status), "enabled: %s%s", bound->kalg, bound->row->via);
+	snprintf(g->ghash, sizeof(g->ghash), "%s", comp != NULL ? comp->ghash : "GHASH: unknown");
+}
+
 /*
- * The kernel: bind the first composition that binds, on the backends
- * engine-backend allows (auto: AF_ALG, then /dev/crypto).  @calib_first:
- * the calibration's composition on its backend is tried first; if it does
- * not bind, the calibration is stale.  Return: 1 when one bound (g->kalg,
- * g->backend).
+ * The kernel: bind the first composition that binds, on the rows
+ * engine-backend allows (auto: the rows' order).  @calib_first: the
+ * calibration's composition on its row is tried first; if it does not
+ * bind, the calibration is stale.  Return: 1 when one bound (g->kalg,
+ * g->row).
  */
 static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, int calib_first)
 {
-	int (*probe)(const char *) = in->probe != NULL ? in->probe : eip93_kprobe_alg;
-	struct try order[2 * EIP93_NKALG + 1];
-	char tried[2 * EIP93_NKALG + 1][200];
-	int tb[2 * EIP93_NKALG + 1];
-	int err[2][EIP93_NKALG] = { { 0 } }, used[2] = { 0, 0 }, backends[2], cdev_dead = 0;
-	size_t n = 0, t = 0, nb = gate_backends(in, backends);
+	struct try order[EIP93_MAX_TRIES];
+	struct gate_tries t;
+	int dead[EIP93_NENGINES] = { 0 }, used[EIP93_NENGINES] = { 0 };
+	size_t n;
 
-	if (nb == 0) {
-		off(g, "kernel: engine-backend = cryptodev, but this build has no /dev/crypto "
-		       "backend");
+	memset(&t, 0, sizeof(t));
+	t.nrows = gate_rows(in, t.rows);
+	if (t.nrows == 0) {
+		int want = wanted_backend(in);
+
+		off(g, "kernel: engine-backend = %s, but this build has no %s backend",
+		    row_word(want, 0) != NULL ? row_word(want, 0) : "?",
+		    row_word(want, 1) != NULL ? row_word(want, 1) : "such");
 		return 0;
 	}
-	if (calib_first)
-		add_try(order, &n,
-			in->calib->cal.backend == EIP93_BACKEND_CRYPTODEV ? EIP93_BACKEND_CRYPTODEV
-									  : EIP93_BACKEND_AFALG,
-			in->calib->cal.composition);
-	for (size_t b = 0; b < nb; b++) {
-		if (in->cfg->kalg[0] != '\0')
-			add_try(order, &n, backends[b], in->cfg->kalg);
-		else
-			for (int i = 0; i < EIP93_NKALG; i++)
-				add_try(order, &n, backends[b], eip93_kalg_names[i]);
+	for (size_t b = 0; b < t.nrows; b++) {
+		t.per[b].release = in->facts.kernel;
+		t.per[b].driver_ctr = g->soc->mode[EIP93_MODE_CTR];
 	}
+	n = gate_order(in, g, &t, calib_first, order);
 	for (size_t i = 0; i < n; i++) {
-		int cdev = order[i].backend == EIP93_BACKEND_CRYPTODEV,
-		    k = eip93_kalg_index(order[i].kalg);
+		const struct eip93_engine_row *row = order[i].row;
+		const struct eip93_soc_comp *comp = eip93_soc_comp(g->soc, order[i].kalg);
+		size_t b = row_pos(&t, row);
 		char e[96], driver[128] = "";
 		int r;
 
-		if (cdev && cdev_dead)
+		if (b < t.nrows && dead[b])
 			continue;
 		/* The CTR-only composition also needs libcrypto's GCM128 to compose with. */
-		if (k == EIP93_KALG_ID_CTR && in->ctr_usable != NULL && in->ctr_usable() != 0)
+		if (eip93_engine_kalg_is_ctr(order[i].kalg) && in->ctr_usable != NULL &&
+		    in->ctr_usable() != 0)
 			r = -ENOTSUP;
 		else
-			r = cdev ? in->cdev_probe(order[i].kalg, driver, sizeof(driver))
-				 : probe(order[i].kalg);
-		if (k >= 0)
-			err[cdev][k] = -r;
-		used[cdev] = 1;
-
+			r = row->probe(order[i].kalg, driver, sizeof(driver));
+		if (b < t.nrows) {
+			if (comp != NULL)
+				t.per[b].err[comp->kind] = -r;
+			used[b] = 1;
+		}
 		if (r == 0) {
-			g->enabled = 1;
-			g->backend = order[i].backend;
-			snprintf(g->kalg, sizeof(g->kalg), "%s", order[i].kalg);
-			snprintf(g->status, sizeof(g->status), "enabled: %s%s", order[i].kalg,
-				 cdev ? " via /dev/crypto" : "");
-			snprintf(g->ghash, sizeof(g->ghash), "%s",
-				 eip93_gate_ghash_note(order[i].kalg));
+			gate_bound(g, &order[i]);
 			return 1;
 		}
-		errno_text(-r, e, sizeof(e));
-		tb[t] = order[i].backend;
-		if (!cdev)
-			snprintf(tried[t++], sizeof(tried[0]), "kernel: AF_ALG bind %s: %s",
-				 order[i].kalg, e);
-		else if (r == -ENODEV && driver[0] != '\0')
-			snprintf(tried[t++], sizeof(tried[0]),
-				 "kernel: /dev/crypto session %s: served by %s, not the engine",
-				 order[i].kalg, driver);
-		else if (cdev_device_error(-r))
-			snprintf(tried[t++], sizeof(tried[0]), "kernel: /dev/crypto: %s", e);
-		else
-			snprintf(tried[t++], sizeof(tried[0]), "kernel: /dev/crypto session %s: %s",
-				 order[i].kalg, e);
-		cdev_dead |= cdev && cdev_device_error(-r);
-		if (calib_first && i == 0)
+		t.row[t.n] = row;
+		row->tried(t.text[t.n++], sizeof(t.text[0]), order[i].kalg, -r, driver);
+		if (b < t.nrows && row->dead != NULL)
+			dead[b] |= row->dead(-r);
+		if (calib_first && i == 0) {
+			errno_text(-r, e, sizeof(e));
 			calib_say(g, EIP93_GATE_CALIB_STALE,
 				  "stale: ignored (%s): its composition %s%s no longer binds (%s); "
 				  "using the defaults",
-				  in->calib->path, order[0].kalg, cdev ? " via /dev/crypto" : "",
-				  e);
+				  in->calib->path, order[0].kalg, row->via, e);
+		}
 	}
-	gate_kernel_off(in, g, tried, tb, t, (const int(*)[EIP93_NKALG])err, used);
+	/* Only the rows that were tried speak. */
+	n = 0;
+	for (size_t b = 0; b < t.nrows; b++)
+		if (used[b]) {
+			t.rows[n] = t.rows[b];
+			t.per[n++] = t.per[b];
+		}
+	t.nrows = n;
+	gate_kernel_off(in, g, &t);
 	return 0;
 }
 

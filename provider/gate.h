@@ -9,8 +9,10 @@
 
 #include <stddef.h>
 
+#include "../engine/engine.h"
 #include "calib.h"
 #include "config.h"
+#include "soc.h"
 
 /* What the gate made of the calibration (the text is in struct eip93_gate's @calib). */
 enum eip93_gate_calib {
@@ -28,9 +30,11 @@ enum eip93_gate_calib {
  * struct eip93_gate - the gate's verdict, decided once per provider instance.
  * @enabled: 1 when the ciphers are offered and the engine may be used
  * @kalg: the kernel algorithm bound, when enabled
- * @backend: the backend it bound on, when enabled (EIP93_BACKEND_AFALG or
- *	EIP93_BACKEND_CRYPTODEV; 0 when off)
- * @status: "enabled: <kalg>" (AF_ALG), "enabled: <kalg> via /dev/crypto" or
+ * @backend: the engine row it bound on, when enabled (its EIP93_BACKEND_* id;
+ *	0 when off)
+ * @row: that row (NULL when off)
+ * @soc: the SoC profile the device tree matched (NULL before or without a match)
+ * @status: "enabled: <kalg>" plus the row's via (" via /dev/crypto"), or
  *	"disabled: <reason>" (the eip93-gate parameter)
  * @min_size: the smallest message for the engine, when enabled
  * @max_size: the largest message for the engine, when enabled
@@ -43,6 +47,8 @@ struct eip93_gate {
 	int enabled;
 	char kalg[64];
 	int backend;
+	const struct eip93_engine_row *row;
+	const struct eip93_soc *soc;
 	char status[2048];
 	size_t min_size;
 	size_t max_size;
@@ -64,10 +70,11 @@ struct eip93_gate {
  * @hwcap: see @hwcap_override
  * @backend: the backend to use, EIP93_BACKEND_*: AUTO follows @cfg's
  *	engine-backend; test builds' EIP93_TEST_ENGINE forces one
- * @probe: the AF_ALG backend's bind probe, 0 or -errno (NULL: eip93_kprobe_alg)
- * @cdev_probe: the /dev/crypto backend's probe (eip93_cryptodev_probe), 0,
- *	-ENODEV (another driver serves it, named in @driver, @n bytes; may be
- *	left "") or -errno (NULL: there is no /dev/crypto backend)
+ * @rows: the engine rows this provider has, in auto's order (eip93_engine_rows,
+ *	or the test builds' fake standing in for AF_ALG)
+ * @nrows: entries in @rows (at most EIP93_NENGINES)
+ * @socs: the SoC profiles to match (NULL: eip93_socs)
+ * @nsocs: entries in @socs
  * @ctr_usable: can ctr(aes-eip93) be composed here (eip93_compose_selftest), 0
  *	when it can (NULL: yes)
  * @calib: the calibration file as read (NULL: none configured)
@@ -83,8 +90,10 @@ struct eip93_gate_input {
 	int hwcap_override;
 	unsigned long hwcap;
 	int backend;
-	int (*probe)(const char *kalg);
-	int (*cdev_probe)(const char *kalg, char *driver, size_t n);
+	const struct eip93_engine_row *rows;
+	size_t nrows;
+	const struct eip93_soc *const *socs;
+	size_t nsocs;
 	int (*ctr_usable)(void);
 	const struct eip93_calib_load *calib;
 	struct eip93_calib_facts facts;
@@ -99,18 +108,15 @@ enum eip93_switch { EIP93_SWITCH_UNSET = 0, EIP93_SWITCH_OFF, EIP93_SWITCH_INVAL
  */
 enum eip93_switch eip93_gate_env_switch(const char *v);
 
-/* eip93_gate_ghash_note() - what the GHASH of composition @kalg means on the target. */
-const char *eip93_gate_ghash_note(const char *kalg);
-
 /**
  * eip93_gate_decide() - evaluate the gate in its documented order
  * (docs/contract.md "Switching on").
  *
- * Reads the device tree, CPU, kernel FIPS flag and, only when everything
- * else allows, probes the kernel compositions (closing every socket) on
- * each backend engine-backend allows (auto: AF_ALG, then /dev/crypto):
- * the one kernel-algorithm names, else the calibration's composition on
- * its backend first, then each in eip93_kalg_names order on each backend;
+ * Reads the device tree (matched against the SoC rows), CPU, kernel FIPS
+ * flag and, only when everything else allows, probes the SoC's compositions
+ * (closing every socket) on each engine row engine-backend allows (auto:
+ * the rows' order): the one kernel-algorithm names, else the calibration's
+ * composition on its row first, then each in the SoC row's order on each row;
  * the first that binds wins.  Then applies the calibration: its
  * window, "off", or nothing when it is absent or stale; a corrupt one keeps
  * the engine off.  @out->calib says which, @out->min_size/max_size is the
@@ -118,26 +124,7 @@ const char *eip93_gate_ghash_note(const char *kalg);
  */
 void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out);
 
-/**
- * eip93_gate_kernel_why() - what the failed binds mean on this kernel, in one
- * line: @release (uname -r, may be NULL), @restrict_val
- * (/proc/sys/crypto/af_alg_restrict, -1 absent), @driver (1/0/-1: is
- * ctr(aes-eip93) registered), @err the positive errno of each composition in
- * eip93_kalg_names order.  Shared by the gate's status and eip93-doctor.
- */
-const char *eip93_gate_kernel_why(const char *release, int restrict_val, int driver,
-				  const int err[EIP93_NKALG]);
-/**
- * eip93_gate_cdev_why() - what the failed /dev/crypto sessions mean, in one
- * line: @err the positive errno of each composition in eip93_kalg_names
- * order (0: not tried).  Shared by the gate's status and eip93-doctor.
- */
-const char *eip93_gate_cdev_why(const int err[EIP93_NKALG]);
-/* eip93_gate_backend_name() - "af_alg", "cryptodev" or "" (the eip93-backend parameter). */
-const char *eip93_gate_backend_name(int backend);
-/* eip93_gate_read_restrict() - /proc/sys/crypto/af_alg_restrict, -1 when absent. */
-int eip93_gate_read_restrict(void);
-/* eip93_gate_driver_registered() - 1/0: ctr(aes-eip93) in /proc/crypto; -1 unreadable. */
-int eip93_gate_driver_registered(void);
+/* eip93_gate_backend_name() - the row that bound, as eip93-backend says it ("" when off). */
+const char *eip93_gate_backend_name(const struct eip93_gate *g);
 
 #endif /* EIP93_GATE_H */

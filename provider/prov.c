@@ -21,7 +21,6 @@
 #include <openssl/opensslv.h>
 #include <openssl/params.h>
 
-#include "../engine/cryptodev.h"
 #include "../alg/gcm.h"
 #include "../detect/detect.h"
 #include "../detect/sandbox.h"
@@ -66,10 +65,12 @@ struct eip93_prov {
 	CRYPTO_RWLOCK *gate_lock;
 	atomic_int gate_done;
 	struct eip93_gate gate;
-	struct eip93_calib_load calib; /* the calibration file as read at the gate */
-	int test_backend;	       /* test builds: EIP93_TEST_ENGINE's EIP93_BACKEND_* */
-	char status_text[3072];	       /* eip93-status: verdict, window, GHASH, calibration */
-	char window_text[48];	       /* eip93-window */
+	struct eip93_calib_load calib;	     /* the calibration file as read at the gate */
+	int test_backend;		     /* test builds: EIP93_TEST_ENGINE's EIP93_BACKEND_* */
+	const struct eip93_engine_row *rows; /* the engine rows the gate may bind on */
+	size_t nrows;
+	char status_text[3072]; /* eip93-status: verdict, window, GHASH, calibration */
+	char window_text[48];	/* eip93-window */
 	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
 	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
 	char disabled_status_text[3072 + 200];
@@ -207,9 +208,12 @@ static void gate_texts(struct eip93_prov *p)
 /* engine-backend as configured (eip93-engine-backend: what eip93-doctor probes). */
 static const char *engine_backend_text(int backend)
 {
-	return backend == EIP93_BACKEND_AFALG	    ? "afalg"
-	       : backend == EIP93_BACKEND_CRYPTODEV ? "cryptodev"
-						    : "auto";
+	const struct eip93_cfg_key *k = &eip93_config_table[EIP93_CFG_ENGINE_BACKEND];
+
+	for (size_t i = 0; i < k->nnames; i++)
+		if (k->values[i] == backend)
+			return k->names[i];
+	return "auto";
 }
 
 /* Decide the gate once per provider instance, at first need. */
@@ -230,10 +234,8 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		in.sw_error = p->sw_error[0] != '\0' ? p->sw_error : NULL;
 		in.openssl_fips = openssl_wants_fips(p);
 		in.backend = p->test_backend;
-		in.probe = p->env.engine->probe;
-		/* The fake stands in for AF_ALG alone; the product has both backends. */
-		if (p->env.engine == &eip93_engine_afalg)
-			in.cdev_probe = eip93_cryptodev_probe;
+		in.rows = p->rows;
+		in.nrows = p->nrows;
 		in.ctr_usable = eip93_compose_selftest;
 		eip93_calib_load(p->cfg.calib_file, &p->calib);
 		in.calib = &p->calib;
@@ -253,9 +255,8 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 #endif
 		eip93_gate_decide(&in, &p->gate);
 		if (p->gate.enabled) {
-			/* The backend that bound serves the keys (the fake stays itself). */
-			if (p->gate.backend == EIP93_BACKEND_CRYPTODEV)
-				p->env.engine = &eip93_engine_cryptodev;
+			/* The row that bound serves the keys. */
+			p->env.engine = p->gate.row->ops;
 			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
 			/* The calibration's window, when it applies (before any cipher is offered). */
 			p->env.limits.min_size = p->gate.min_size;
@@ -287,9 +288,8 @@ static void activation_notice(struct eip93_alg_env *env)
 	if (!p->cfg.notice || atomic_exchange(&notice_printed, 1))
 		return;
 	/* The AF_ALG line is what scripts know; /dev/crypto names itself in the same place. */
-	fprintf(stderr,
-		"eip93: AN7581 AES-GCM hybrid backend enabled (%s CTR + CPU GHASH) via %s\n",
-		p->gate.backend == EIP93_BACKEND_CRYPTODEV ? "/dev/crypto" : "AF_ALG", env->kalg);
+	fprintf(stderr, "eip93: %s (%s CTR + CPU GHASH) via %s\n", p->gate.soc->notice,
+		p->gate.row->road, env->kalg);
 }
 
 static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *no_cache)
@@ -546,7 +546,9 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 
 	p->env.sw = p->sw.impl;
 	p->env.libctx = p->sw.libctx;
-	p->env.engine = &eip93_engine_afalg;
+	p->rows = eip93_engine_rows;
+	p->nrows = EIP93_NENGINES;
+	p->env.engine = p->rows[0].ops;
 	p->env.verify = 1;
 #ifdef EIP93_TEST_HOOKS
 	{
@@ -554,8 +556,11 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		const char *e = getenv("EIP93_TEST_ENGINE");
 
 		/* It stands in for AF_ALG: engine-backend = cryptodev then finds no backend. */
-		if (e != NULL && strcmp(e, "fake") == 0)
-			p->env.engine = &eip93_engine_fake;
+		if (e != NULL && strcmp(e, "fake") == 0) {
+			p->rows = &eip93_engine_row_fake;
+			p->nrows = 1;
+			p->env.engine = p->rows[0].ops;
+		}
 		/* EIP93_TEST_ENGINE=cryptodev: the /dev/crypto backend (engine/cryptodev.c), whatever
 		 * engine-backend says. */
 		if (e != NULL && strcmp(e, "cryptodev") == 0)

@@ -24,7 +24,7 @@
 #include "engine/engine.h"
 #include "test/unit/check.h"
 
-#define CTR EIP93_KALG_CTR
+#define CTR "ctr(aes-eip93)"
 #define GCM "gcm_base(ctr(aes-eip93),ghash-generic)"
 #define PG ((size_t)EIP93_ENGINE_PAGE)
 

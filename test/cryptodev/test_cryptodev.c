@@ -31,7 +31,7 @@
 #include "engine/engine.h"
 #include "test/unit/check.h"
 
-#define CTR EIP93_KALG_CTR
+#define CTR "ctr(aes-eip93)"
 #define GCM "gcm_base(ctr(aes-eip93),ghash-generic)"
 #define MAXSES 16
 #define MAXFDS 4

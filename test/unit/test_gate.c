@@ -14,11 +14,11 @@
 #include "check.h"
 #include "../../provider/gate.h"
 
-/* The compositions, spelled once: in eip93_kalg_names. */
-#define KALG_CTR_ONLY eip93_kalg_names[EIP93_KALG_ID_CTR]
-#define KALG_NEON eip93_kalg_names[EIP93_KALG_ID_NEON]
-#define KALG_GENERIC eip93_kalg_names[EIP93_KALG_ID_GENERIC]
-#define KALG_LIB eip93_kalg_names[EIP93_KALG_ID_LIB]
+/* The compositions, spelled once: in the AN7581's SoC row, in its order. */
+#define KALG_CTR_ONLY eip93_socs[0]->comps[0].kalg
+#define KALG_NEON eip93_socs[0]->comps[1].kalg
+#define KALG_GENERIC eip93_socs[0]->comps[2].kalg
+#define KALG_LIB eip93_socs[0]->comps[3].kalg
 
 static char dir[] = "/tmp/eip93-gate-XXXXXX";
 
@@ -39,6 +39,20 @@ static const char *dt_file(const char *name, const void *bytes, size_t len)
 
 static struct eip93_config cfg;
 
+/* The AF_ALG row with its real probe (this machine's kernel answers). */
+static const struct eip93_engine_ops kernel_ops = { .name = "af_alg" };
+static const struct eip93_engine_row kernel_row = {
+	.id = EIP93_BACKEND_AFALG,
+	.name = "afalg",
+	.road = "AF_ALG",
+	.via = "",
+	.ops = &kernel_ops,
+	.probe = eip93_afalg_probe,
+	.dead = eip93_afalg_dead,
+	.tried = eip93_afalg_tried,
+	.why = eip93_afalg_why,
+};
+
 static struct eip93_gate decide(const char *env, const char *dt, int hw_override,
 				unsigned long hwcap)
 {
@@ -47,6 +61,8 @@ static struct eip93_gate decide(const char *env, const char *dt, int hw_override
 
 	memset(&in, 0, sizeof(in));
 	in.env_switch = env;
+	in.rows = &kernel_row;
+	in.nrows = 1;
 	in.cfg = &cfg;
 	in.dt_path_override = dt;
 	in.hwcap_override = hw_override;
@@ -162,10 +178,12 @@ static int probe_err[EIP93_NKALG]; /* per eip93_kalg_names index: 0 binds, else 
 static int ctr_unusable;	   /* the CTR-only composition's libcrypto self-test fails */
 static char probe_log[256];
 
-static int fake_probe(const char *kalg)
+static int fake_probe(const char *kalg, char *driver, size_t n)
 {
 	int i = eip93_kalg_index(kalg);
 
+	(void)driver;
+	(void)n;
 	strncat(probe_log,
 		i == 0	 ? "C"
 		: i == 1 ? "N"
@@ -202,6 +220,30 @@ static int ctr_usable(void)
 	return ctr_unusable ? -ENOTSUP : 0;
 }
 
+/* The engine rows under test: the product's words over the scripted probes. */
+static const struct eip93_engine_ops afalg_ops = { .name = "af_alg" };
+static const struct eip93_engine_ops cdev_ops = { .name = "cryptodev" };
+static const struct eip93_engine_row test_rows[2] = {
+	{ .id = EIP93_BACKEND_AFALG,
+	  .name = "afalg",
+	  .road = "AF_ALG",
+	  .via = "",
+	  .ops = &afalg_ops,
+	  .probe = fake_probe,
+	  .dead = eip93_afalg_dead,
+	  .tried = eip93_afalg_tried,
+	  .why = eip93_afalg_why },
+	{ .id = EIP93_BACKEND_CRYPTODEV,
+	  .name = "cryptodev",
+	  .road = "/dev/crypto",
+	  .via = " via /dev/crypto",
+	  .ops = &cdev_ops,
+	  .probe = fake_cdev_probe,
+	  .dead = eip93_cryptodev_dead,
+	  .tried = eip93_cryptodev_tried,
+	  .why = eip93_cryptodev_why },
+};
+
 static struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char *kernel)
 {
 	struct eip93_gate_input in;
@@ -211,9 +253,8 @@ static struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char 
 	in.cfg = &cfg;
 	in.dt_path_override = dt_file("an7581", "airoha,an7581\0", 14);
 	in.hwcap_override = 1;
-	in.probe = fake_probe;
-	if (use_cdev)
-		in.cdev_probe = fake_cdev_probe;
+	in.rows = test_rows;
+	in.nrows = use_cdev ? 2 : 1;
 	in.backend = force_backend;
 	in.ctr_usable = ctr_usable;
 	in.calib = cl;
@@ -445,7 +486,7 @@ static void test_backends(void)
 	CHECK(strcmp(probe_log, "C") == 0);
 	CHECK_EQ_INT(g.backend, EIP93_BACKEND_AFALG);
 	CHECK(strcmp(g.status, "enabled: ctr(aes-eip93)") == 0);
-	CHECK(strcmp(eip93_gate_backend_name(g.backend), "af_alg") == 0);
+	CHECK(strcmp(eip93_gate_backend_name(&g), "af_alg") == 0);
 
 	/* auto: every composition on AF_ALG, then on /dev/crypto, the first that binds. */
 	all_fail(probe_err, ENOENT);
@@ -457,7 +498,7 @@ static void test_backends(void)
 	CHECK(strcmp(g.status, "enabled: ctr(aes-eip93) via /dev/crypto") == 0);
 	CHECK(strncmp(g.status, "enabled: ", 9) == 0);
 	CHECK(strstr(g.ghash, "libcrypto") != NULL);
-	CHECK(strcmp(eip93_gate_backend_name(g.backend), "cryptodev") == 0);
+	CHECK(strcmp(eip93_gate_backend_name(&g), "cryptodev") == 0);
 	cdev_err[0] = ENODEV;
 	cdev_drv[0] = "ctr-aes-aesni";
 	g = decide_k(NULL, "7.2.13");
@@ -470,7 +511,7 @@ static void test_backends(void)
 	g = decide_k(NULL, "7.2.13");
 	CHECK_EQ_INT(g.enabled, 0);
 	CHECK_EQ_INT(g.backend, 0);
-	CHECK(strcmp(eip93_gate_backend_name(g.backend), "") == 0);
+	CHECK(strcmp(eip93_gate_backend_name(&g), "") == 0);
 	CHECK(strcmp(probe_log, "CNGLcngl") == 0);
 	STARTS(g, "disabled: kernel: AF_ALG bind ctr(aes-eip93): ENOENT");
 	HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-lib): ENOENT");
