@@ -34,7 +34,8 @@
 #endif
 
 #define EIP93_NAME "eip93"
-#define EIP93_LONG_NAME "eip93 AES-GCM offload for Airoha AN7581/EN7581"
+/* The provider's name: the SoC rows' title (one row today). */
+#define EIP93_LONG_NAME "eip93 AES-GCM offload for %s"
 
 #ifdef EIP93_TEST_HOOKS
 #define EIP93_HOOKS_TEXT "test hooks compiled in"
@@ -264,7 +265,9 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 		}
 		gate_texts(p);
 		/* `openssl list -providers` prints the name: let it carry the verdict. */
-		snprintf(p->name, sizeof(p->name), "%s (%s)", EIP93_LONG_NAME, p->gate.status);
+		snprintf(p->name, sizeof(p->name), EIP93_LONG_NAME " (%s)",
+			 p->gate.soc != NULL ? p->gate.soc->title : eip93_socs[0]->title,
+			 p->gate.status);
 		atomic_store(&p->env.engine_available, p->gate.enabled);
 		if (p->gate.enabled)
 			eip93_sandbox_prime();
@@ -288,8 +291,8 @@ static void activation_notice(struct eip93_alg_env *env)
 	if (!p->cfg.notice || atomic_exchange(&notice_printed, 1))
 		return;
 	/* The AF_ALG line is what scripts know; /dev/crypto names itself in the same place. */
-	fprintf(stderr, "eip93: %s (%s CTR + CPU GHASH) via %s\n", p->gate.soc->notice,
-		p->gate.row->road, env->kalg);
+	fprintf(stderr, "eip93: %s AES-GCM hybrid backend enabled (%s CTR + CPU GHASH) via %s\n",
+		p->gate.soc->short_name, p->gate.row->road, env->kalg);
 }
 
 static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *no_cache)
@@ -528,7 +531,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	snprintf(p->gate.status, sizeof(p->gate.status), "disabled: not evaluated yet");
 	snprintf(p->status_text, sizeof(p->status_text), "%s", p->gate.status);
 	snprintf(p->window_text, sizeof(p->window_text), "none");
-	snprintf(p->name, sizeof(p->name), "%s", EIP93_LONG_NAME);
+	snprintf(p->name, sizeof(p->name), EIP93_LONG_NAME, eip93_socs[0]->title);
 
 	read_config(p, self, sizeof(self));
 	r = eip93_sw_open(&p->sw, p->cfg.fallback_propq, self);

@@ -38,17 +38,21 @@ static const struct eip93_soc_comp an7581_comps[] = {
 
 static const struct eip93_soc an7581 = {
 	.name = "AN7581/EN7581",
+	.short_name = "AN7581",
+	.title = "Airoha AN7581/EN7581",
+	.core = "Cortex-A53",
 	.dt_match = an7581_match,
 	.dt_exclude = an7581_exclude,
+	.excluded_name = "AN7583/EN7583",
 	.excluded = "AN7583/EN7583 stays on the default provider",
 	.cpu = EIP93_SOC_CPU_AARCH64_NO_AES,
 	.driver = "the EIP93 driver",
+	.package = "kmod-crypto-hw-eip93",
 	.mode = { [EIP93_MODE_ECB] = "ecb(aes-eip93)",
 		  [EIP93_MODE_CBC] = "cbc(aes-eip93)",
 		  [EIP93_MODE_CTR] = AN7581_CTR },
 	.comps = an7581_comps,
 	.ncomps = sizeof(an7581_comps) / sizeof(an7581_comps[0]),
-	.notice = "AN7581 AES-GCM hybrid backend enabled",
 };
 
 const struct eip93_soc *const eip93_socs[] = { &an7581 };

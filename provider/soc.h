@@ -38,28 +38,36 @@ enum eip93_soc_mode { EIP93_MODE_ECB, EIP93_MODE_CBC, EIP93_MODE_CTR, EIP93_NMOD
 /**
  * struct eip93_soc - one SoC profile.
  * @name: in words ("AN7581/EN7581")
+ * @short_name: in a sentence ("AN7581": "the AN7581's cores")
+ * @title: in the provider's name ("Airoha AN7581/EN7581")
+ * @core: its CPU cores ("Cortex-A53"), for the figures quoted per core
  * @dt_match: root compatibles that are this SoC (NULL-terminated)
  * @dt_exclude: root compatibles that keep a board on software although it
  *	may list a match (NULL-terminated; may be NULL)
- * @excluded: why an excluded board stays on software
+ * @excluded_name: the excluded boards in words ("AN7583/EN7583")
+ * @excluded: why an excluded board stays on software (the gate's status)
  * @cpu: the CPU rule
  * @driver: the engine driver, in words ("the EIP93 driver")
+ * @package: the OpenWrt package that ships the driver
  * @mode: the driver's kernel algorithm per mode ("ctr(aes-eip93)")
  * @comps: the GCM compositions, in the gate's order
  * @ncomps: entries in @comps (at most EIP93_SOC_MAX_COMPS)
- * @notice: the activation line's words for the AES-GCM hybrid
  */
 struct eip93_soc {
 	const char *name;
+	const char *short_name;
+	const char *title;
+	const char *core;
 	const char *const *dt_match;
 	const char *const *dt_exclude;
+	const char *excluded_name;
 	const char *excluded;
 	enum eip93_soc_cpu cpu;
 	const char *driver;
+	const char *package;
 	const char *mode[EIP93_NMODES];
 	const struct eip93_soc_comp *comps;
 	size_t ncomps;
-	const char *notice;
 };
 
 /* The profiles, in the order the gate matches them. */

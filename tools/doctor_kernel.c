@@ -158,19 +158,20 @@ static void try_row(const struct eip93_engine_row *row, const struct eip93_soc *
 }
 
 /* The GHASH of the bound composition, with the NEON advice where it is the table one. */
-static void ghash(const struct eip93_soc_comp *bound)
+static void ghash(const struct eip93_soc *soc, const struct eip93_soc_comp *bound)
 {
 	doctor_fact("GHASH", "%s", bound->ghash);
 	if (bound->kind == EIP93_COMP_GCM_GENERIC)
 		doctor_advise("no NEON GHASH here, so the kernel's GCM uses the table "
-			      "GHASH (ghash-generic): about 39 cycles/byte on a Cortex-A53, "
+			      "GHASH (ghash-generic): about 39 cycles/byte on a %s, "
 			      "more than OpenSSL's whole software AES-GCM, so the calibration "
 			      "keeps the engine off (or to few sizes); correct either way. "
 			      "To get it: modprobe ghash-ce where the kernel has it (Debian "
 			      "arm64: eip93-ghash.service loads it at boot); "
 			      "stock OpenWrt images do not build it: build the image in a "
 			      "full OpenWrt buildroot with CONFIG_CRYPTO_GHASH_ARM64_CE in "
-			      "the kernel config. Then run eip93-doctor calibrate");
+			      "the kernel config. Then run eip93-doctor calibrate",
+			      soc->core);
 }
 
 /* The AF_ALG advice where the backend advice had nothing to say. */
@@ -187,9 +188,9 @@ static void afalg_advice(const struct eip93_soc *soc, const int err[EIP93_NCOMP_
 			      "a seccomp filter) - see docs/operations.md");
 	else if (driver != 1)
 		doctor_advise("%s is not loaded: load it (OpenWrt: "
-			      "kmod-crypto-hw-eip93, then modprobe it or reboot); without it "
+			      "%s, then modprobe it or reboot); without it "
 			      "nothing is offloaded",
-			      soc->driver);
+			      soc->driver, soc->package);
 	else if (err[EIP93_COMP_CTR] == ENOTSUP)
 		doctor_advise("this libcrypto was built with OPENSSL_SMALL_FOOTPRINT: its GCM code "
 			      "cannot be composed with the engine's AES-CTR (%s); a "
@@ -332,7 +333,7 @@ int doctor_check_kernel(void)
 	doctor_fact("backend", "%s",
 		    strcmp(backend_in_use(&f), "none") == 0 ? "none binds" : backend_in_use(&f));
 	if (first >= 0) {
-		ghash(&soc->comps[t[first].bound]);
+		ghash(soc, &soc->comps[t[first].bound]);
 		return 1;
 	}
 	for (int i = 0; i < EIP93_NENGINES; i++)

@@ -88,12 +88,6 @@ static const char *dt_matches(char *buf, size_t n)
 	return buf;
 }
 
-/* The boards @soc excludes, as its @excluded text begins ("AN7583/EN7583"): its length. */
-static int excluded_len(const struct eip93_soc *soc)
-{
-	return (int)strcspn(soc->excluded, " ");
-}
-
 static int check_dt(void)
 {
 	unsigned char buf[EIP93_DT_MAX];
@@ -122,10 +116,10 @@ static int check_dt(void)
 		doctor_fact("verdict", "%s: yes", soc->name);
 		return 1;
 	case EIP93_DT_EXCLUDED:
-		doctor_fact("verdict", "%.*s: excluded", excluded_len(soc), soc->excluded);
-		doctor_advise("%.*s stay on the default provider until the offload is measured "
+		doctor_fact("verdict", "%s: excluded", soc->excluded_name);
+		doctor_advise("%s stay on the default provider until the offload is measured "
 			      "there; nothing to do",
-			      excluded_len(soc), soc->excluded);
+			      soc->excluded_name);
 		return 0;
 	case EIP93_DT_OTHER:
 		doctor_fact("verdict", "not an %s", names);
@@ -175,8 +169,8 @@ static int check_cpu(void)
 		doctor_fact("machine", "%s (kernel %s)", u.machine, u.release);
 	if (!cpu.is_aarch64) {
 		doctor_fact("aarch64", "no (this program was built for another architecture)");
-		doctor_advise(
-			"eip93 only runs on aarch64 (the AN7581's Cortex-A53); nothing to do here");
+		doctor_advise("eip93 only runs on aarch64 (the %s's %s); nothing to do here",
+			      tools_soc()->short_name, tools_soc()->core);
 		return 0;
 	}
 	print_hwcap_bits(cpu.hwcap);
@@ -185,10 +179,9 @@ static int check_cpu(void)
 		doctor_fact("/proc/cpuinfo", "%s", line);
 	if (eip93_cpu_has_aes(cpu.hwcap)) {
 		doctor_fact("verdict", "the CPU has the ARMv8 AES instructions");
-		doctor_advise(
-			"with AES instructions software AES-GCM is faster than the engine: eip93 "
-			"stays "
-			"off by design (the AN7581's cores have none)");
+		doctor_advise("with AES instructions software AES-GCM is faster than the engine: "
+			      "eip93 stays off by design (the %s's cores have none)",
+			      tools_soc()->short_name);
 		return 0;
 	}
 	doctor_fact("verdict", "no AES instructions: yes");

@@ -220,7 +220,8 @@ int ktls_best_ctr(const char *text, struct ktls_gcm *out)
 enum ktls_where ktls_consequence(const char *driver, char *buf, size_t len)
 {
 	char ghash[64] = "", name[64];
-	const char *comma, *note = "";
+	const char *comma, *core = "";
+	char note[160] = "";
 	int kind = -1;
 
 	if (driver == NULL || driver[0] == '\0') {
@@ -246,13 +247,17 @@ enum ktls_where ktls_consequence(const char *driver, char *buf, size_t len)
 		for (size_t i = 0; kind < 0 && i < eip93_socs[s]->ncomps; i++)
 			if (strcmp(tools_ghash_name(eip93_socs[s]->comps[i].kalg, name,
 						    sizeof(name)),
-				   ghash) == 0)
+				   ghash) == 0) {
 				kind = (int)eip93_socs[s]->comps[i].kind;
+				core = eip93_socs[s]->core;
+			}
 	if (kind == EIP93_COMP_GCM_GENERIC)
-		note = " (the table GHASH, ~39 cycles/byte on a Cortex-A53: slower than OpenSSL's "
-		       "whole software AES-GCM there)";
+		snprintf(note, sizeof(note),
+			 " (the table GHASH, ~39 cycles/byte on a %s: slower than OpenSSL's "
+			 "whole software AES-GCM there)",
+			 core);
 	else if (kind == EIP93_COMP_GCM_NEON)
-		note = " (the NEON GHASH, ~10 cycles/byte on a Cortex-A53)";
+		snprintf(note, sizeof(note), " (the NEON GHASH, ~10 cycles/byte on a %s)", core);
 	snprintf(buf, len,
 		 "kTLS's AES-GCM goes to the engine (CTR, %s) with %s on the CPU%s; the eip93 "
 		 "provider sees none of those records",
