@@ -14,7 +14,7 @@
  * kernel algorithm the gate bound.  Any other driver (ctr-aes-aesni,
  * gcm-aes-lib, ...) is refused with -ENODEV, at the probe and at every key
  * open, and the probe hands the name it found to its caller, for the
- * gate's status (eip93_cryptodev_probe(), engine/cryptodev.h).  -ENOENT stays what
+ * gate's status (eip93_cryptodev_probe(), engine/engine.h).  -ENOENT stays what
  * open(2) says of a missing /dev/crypto (the module not loaded), -EACCES an
  * unreadable one.
  *
@@ -79,7 +79,6 @@
  * backend makes no copy of a key (the module copies it into the kernel's
  * transform), so there is nothing of it to cleanse here.
  */
-#include "cryptodev.h"
 
 #include <errno.h>
 #include <fcntl.h>

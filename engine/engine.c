@@ -6,8 +6,6 @@
  */
 #include "engine.h"
 
-#include "cryptodev.h"
-
 #define EIP93_ROW(i, nm, rd, vi, o, w)                                                             \
 	[EIP93_BACKEND_##i - 1] = { .id = EIP93_BACKEND_##i,                                       \
 				    .name = nm,                                                    \

@@ -241,6 +241,21 @@ const char *eip93_afalg_why(const struct eip93_engine_tries *t, char *buf, size_
  */
 const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restrict_val,
 				  int driver_state, char *buf, size_t n);
+/**
+ * eip93_cryptodev_probe() - does @kalg bind on /dev/crypto: a session of its
+ * type whose driver (CIOCGSESSINFO) is @kalg?  (engine/cryptodev.c)
+ * @kalg:   the kernel algorithm
+ * @driver: receives the driver this probe's session named, NUL-terminated
+ *          and truncated to @n ("" when it got no session: no /dev/crypto,
+ *          or the session was refused); may be NULL
+ * @n:      size of @driver
+ *
+ * The same probe as eip93_engine_cryptodev.probe.  Thread-safe, and safe
+ * beside other provider instances' probes and key closes: the process's
+ * descriptor stays open while the probe uses it; the driver is this call's
+ * own.  Return: 0, -ENODEV (another driver serves @kalg) or -errno.
+ */
+int eip93_cryptodev_probe(const char *kalg, char *driver, size_t n);
 int eip93_cryptodev_dead(int err);
 void eip93_cryptodev_tried(char *buf, size_t n, const char *kalg, int err, const char *driver);
 const char *eip93_cryptodev_why(const struct eip93_engine_tries *t, char *buf, size_t n);

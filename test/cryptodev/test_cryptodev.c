@@ -26,7 +26,6 @@
 
 #include <openssl/evp.h>
 
-#include "engine/cryptodev.h"
 #include "engine/cryptodev_abi.h"
 #include "engine/engine.h"
 #include "test/unit/check.h"
