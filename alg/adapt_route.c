@@ -9,7 +9,7 @@
  * and call eip93_adapt_end() once it has.  Only the path that runs is timed: software is measured on messages
  * that go to software anyway, never by doing the work twice.
  */
-#include "ctx.h"
+#include "adapt_route.h"
 
 #include <time.h>
 
@@ -22,7 +22,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-int eip93_adapt_begin(struct gcm_ctx *ctx, size_t len, struct eip93_adapt_tok *t)
+int eip93_adapt_begin(struct eip93_cctx *ctx, size_t len, struct eip93_adapt_tok *t)
 {
 	struct eip93_adapt *a = ctx->env->adapt;
 	struct eip93_stats *st = ctx->env->stats;
