@@ -5,7 +5,6 @@
  * what the core caches in the env.
  */
 #include "ctx.h"
-#include "key.h"
 
 #include <string.h>
 
@@ -48,7 +47,6 @@ int eip93_cctx_dup(struct eip93_cctx *dst, const struct eip93_cctx *src)
 
 void eip93_cctx_free(struct eip93_cctx *ctx)
 {
-	eip93_key_forget(ctx);
 	eip93_cctx_release(ctx, 1);
 	if (ctx->swctx != NULL)
 		ctx->sw->freectx(ctx->swctx);

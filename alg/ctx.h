@@ -68,7 +68,10 @@ int eip93_cctx_init(struct eip93_cctx *ctx, struct eip93_alg_env *env,
  * its own).  1, or 0 (then eip93_cctx_free(@dst) releases what it holds).
  */
 int eip93_cctx_dup(struct eip93_cctx *dst, const struct eip93_cctx *src);
-/* Release what @ctx holds (the key forgotten, the buffer cleansed, the delegate's context). */
+/*
+ * Release the message buffer (cleansed) and the delegate's context; a freed
+ * context's key is forgotten first (eip93_key_forget(), key.c).
+ */
 void eip93_cctx_free(struct eip93_cctx *ctx);
 
 /* A message buffer of @len bytes (NULL: out of memory), and its release (@plain: cleansed). */

@@ -6,6 +6,12 @@
 #include "gcm_ctx.h"
 
 /*
+ * Kernel AES-GCM compositions: the tags of a key's first this many engine
+ * messages are recomputed in software, then 1 in env->tag_check.
+ */
+#define EIP93_TAG_CHECK_FIRST 4
+
+/*
  * One engine message in the bound composition (engine AES-CTR with GHASH
  * and tag here, or a kernel AES-GCM request with its tag sampled): 0,
  * EIP93_ENGINE_WRONG (a sampled tag was wrong), -EBADMSG (the tag refused)

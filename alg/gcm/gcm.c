@@ -9,6 +9,7 @@
  * data of a message (or per TLS 1.2 record) the routing rule (../route.c)
  * decides whether the engine does the data (offload.c, tls12.c).
  */
+#include "gcm.h"
 #include "gcm_ctx.h"
 #include "../account.h"
 #include "../key.h"
@@ -45,6 +46,7 @@ void eip93_gcm_freectx(void *vctx)
 
 	if (ctx == NULL)
 		return;
+	eip93_key_forget(&ctx->base);
 	eip93_cctx_free(&ctx->base);
 	OPENSSL_clear_free(ctx, sizeof(*ctx));
 }

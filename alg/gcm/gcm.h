@@ -12,15 +12,11 @@
 /* AES-128/192/256-GCM (params.c). */
 extern const struct eip93_cipher eip93_cipher_aes_gcm;
 
-/*
- * Kernel AES-GCM compositions: the tags of a key's first this many engine
- * messages are recomputed in software, then 1 in env->tag_check (default).
- */
-#define EIP93_TAG_CHECK_FIRST 4
+/* Kernel AES-GCM compositions: 1 in this many tags recomputed (env->tag_check's default). */
 #define EIP93_TAG_CHECK_DEFAULT 64
 
 /*
- * eip93_compose_selftest() - does this libcrypto's GCM128 leave whole blocks
+ * eip93_compose_selftest() (selftest.c) - does this libcrypto's GCM128 leave whole blocks
  * to a stream function (not so when built with OPENSSL_SMALL_FOOTPRINT)?
  * The CTR-only composition needs it; 0 or -ENOTSUP.
  */

@@ -12,7 +12,6 @@
 #include <openssl/modes.h>
 
 #include "../ctx.h"
-#include "gcm.h"
 #include "shadow.h"
 
 /*

@@ -5,6 +5,7 @@
  * three tables the provider registers, and AES-GCM's row (../cipher.h) that
  * names them.
  */
+#include "gcm.h"
 #include "gcm_ctx.h"
 #include "compose.h"
 #include "kat.h"
