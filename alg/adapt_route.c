@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Adaptive routing in the cipher: the clock and the counters around the
- * pure estimator (adapt.c).  offload.c and tls12.c call eip93_adapt_begin()
+ * pure estimator (adapt.c).  The pipeline (pipeline.h) calls eip93_adapt_begin()
  * for a message the routing rule already gave the engine, put its answer in
  * the rule's adapt_sw fact (before the key is opened: a key the estimate
  * keeps in software never costs a known-answer check on a slow engine),
