@@ -23,8 +23,10 @@ struct probe_key {
 static void probe_block(const unsigned char in[BLK], unsigned char out[BLK], const void *key)
 {
 	struct probe_key *k;
+	void *q;
 
-	memcpy(&k, &key, sizeof(k)); /* GCM128 hands its key back as const void * */
+	memcpy(&q, &key, sizeof(q)); /* GCM128 hands its key back as const void * */
+	k = q;
 	for (int i = 0; i < BLK; i++)
 		out[i] = (unsigned char)(in[i] ^ 0x5a);
 	k->blocks++;
@@ -34,8 +36,10 @@ static void probe_stream(const unsigned char *in, unsigned char *out, size_t blo
 			 const void *key, const unsigned char ivec[BLK])
 {
 	struct probe_key *k;
+	void *q;
 
-	memcpy(&k, &key, sizeof(k));
+	memcpy(&q, &key, sizeof(q));
+	k = q;
 	(void)in;
 	(void)out;
 	(void)ivec;
