@@ -7,7 +7,7 @@
  * the process, with the reason kept for the status (docs/contract.md
  * "Switching on").
  */
-#include "ctx.h"
+#include "account.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -15,8 +15,7 @@
 
 #include <openssl/bio.h>
 
-/* The engine's message left it by a replay: it counts once, as software. */
-void eip93_count_replay(struct gcm_ctx *ctx, size_t len)
+void eip93_count_replay(struct eip93_cctx *ctx, size_t len)
 {
 	struct eip93_stats *st = ctx->env->stats;
 	const struct eip93_route_run o = { .stage = EIP93_STAGE_REPLAY };
@@ -37,7 +36,7 @@ static void engine_disable(struct eip93_alg_env *env, const char *fmt, unsigned 
 	atomic_store_explicit(&env->engine_disabled, 1, memory_order_release);
 }
 
-enum eip93_sw_reason eip93_account_error(struct gcm_ctx *ctx, int err, const char *where)
+enum eip93_sw_reason eip93_account_error(struct eip93_cctx *ctx, int err, const char *where)
 {
 	struct eip93_alg_env *env = ctx->env;
 	unsigned int n;
@@ -61,7 +60,7 @@ enum eip93_sw_reason eip93_account_error(struct gcm_ctx *ctx, int err, const cha
 	return EIP93_SW_ERROR;
 }
 
-void eip93_account_fault(struct gcm_ctx *ctx, const char *what)
+void eip93_account_fault(struct eip93_cctx *ctx, const char *what)
 {
 	struct eip93_alg_env *env = ctx->env;
 	unsigned int n;
@@ -77,7 +76,7 @@ void eip93_account_fault(struct gcm_ctx *ctx, const char *what)
 			       n, "fault", what);
 }
 
-enum eip93_sw_reason eip93_account_outcome(struct gcm_ctx *ctx, int e, const char *where)
+enum eip93_sw_reason eip93_account_outcome(struct eip93_cctx *ctx, int e, const char *where)
 {
 	const struct eip93_route_run o = { .stage = EIP93_STAGE_ENGINE, .err = e };
 	enum eip93_sw_reason r = eip93_route_outcome(&o);
@@ -87,7 +86,8 @@ enum eip93_sw_reason eip93_account_outcome(struct gcm_ctx *ctx, int e, const cha
 	} else if (r == EIP93_SW_REFUSED) {
 		/*
 		 * The delegate decides, as it would have; if it accepts the same
-		 * message, tag and direction, the engine was wrong (gcm.c).
+		 * message, tag and direction, the engine was wrong (the cipher's
+		 * dispatch, e.g. gcm/gcm.c).
 		 */
 		ctx->engine_rejected = 1;
 		atomic_store_explicit(&ctx->env->consecutive_errors, 0, memory_order_relaxed);

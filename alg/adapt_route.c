@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Adaptive routing in the cipher: the clock and the counters around the
- * pure estimator (adapt.c).  offload.c and tls12.c call eip93_adapt_begin()
+ * pure estimator (adapt.c).  The pipeline (pipeline.h) calls eip93_adapt_begin()
  * for a message the routing rule already gave the engine, put its answer in
  * the rule's adapt_sw fact (before the key is opened: a key the estimate
  * keeps in software never costs a known-answer check on a slow engine),
@@ -9,7 +9,7 @@
  * and call eip93_adapt_end() once it has.  Only the path that runs is timed: software is measured on messages
  * that go to software anyway, never by doing the work twice.
  */
-#include "ctx.h"
+#include "adapt_route.h"
 
 #include <time.h>
 
@@ -22,7 +22,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-int eip93_adapt_begin(struct gcm_ctx *ctx, size_t len, struct eip93_adapt_tok *t)
+int eip93_adapt_begin(struct eip93_cctx *ctx, size_t len, struct eip93_adapt_tok *t)
 {
 	struct eip93_adapt *a = ctx->env->adapt;
 	struct eip93_stats *st = ctx->env->stats;

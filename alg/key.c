@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The cipher context's key: kept for the lazy engine open, verified by a
- * known-answer check when its engine key opens (unless the context it was
- * copied from, or the instance's verdicts, verdict.c, say these key bytes
- * passed in this process), forgotten (cleansed) when replaced.  What opening and checking it showed is a runtime outcome
- * (route.h), accounted by account.c.
+ * The base context's key: kept for the lazy engine open, verified by the
+ * cipher's known-answer check (its row's key_check) when its engine key
+ * opens (unless the context it was copied from, or the instance's verdicts,
+ * verdict.c, say these key bytes passed in this process), forgotten
+ * (cleansed) when replaced.  What opening and checking it showed is a
+ * runtime outcome (route.h), accounted by account.c.
  */
-#include "ctx.h"
+#include "key.h"
+#include "account.h"
+#include "verdict.h"
+#include "verify.h"
 #include "../detect/sandbox.h"
 
 #include <errno.h>
@@ -14,21 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
-#include <openssl/params.h>
 
-#define KAT_LEN 16384 /* the shape of a full TLS record */
-#define KAT_SHORT 512 /* the bad-tag check's message */
-#define KAT_PAGE 4096
-#define KAT_BEFORE_PAGE 96 /* the message starts this far before a page boundary */
-#define KAT_AAD 13
-#define KAT_CTR_BLKS ((size_t)32) /* the CTR-only check: 512 bytes */
-
-void eip93_key_forget(struct gcm_ctx *ctx)
+void eip93_key_forget(struct eip93_cctx *ctx)
 {
 	ctx->env->engine->key_close(&ctx->key.ek);
-	eip93_compose_key_free(ctx);
+	if (ctx->cipher->key_free != NULL)
+		ctx->cipher->key_free(ctx);
 	eip93_verify_key_free(ctx);
 	OPENSSL_cleanse(ctx->key.bytes, sizeof(ctx->key.bytes));
 	ctx->key.set = 0;
@@ -36,9 +32,9 @@ void eip93_key_forget(struct gcm_ctx *ctx)
 	ctx->key.verified_pid = 0;
 }
 
-void eip93_key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen)
+void eip93_key_take(struct eip93_cctx *ctx, const unsigned char *key, size_t keylen)
 {
-	struct gcm_key *k = &ctx->key;
+	struct eip93_key *k = &ctx->key;
 
 	if (k->set && keylen == k->len && keylen <= sizeof(k->bytes) &&
 	    CRYPTO_memcmp(key, k->bytes, keylen) == 0)
@@ -51,121 +47,7 @@ void eip93_key_take(struct gcm_ctx *ctx, const unsigned char *key, size_t keylen
 	}
 }
 
-/* AES-GCM encryption by the delegate in a context of its own, with the context's key. */
-int eip93_key_sw_seal(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
-		      size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
-		      unsigned char *tag)
-{
-	const struct eip93_sw_impl *sw = ctx->sw;
-	OSSL_PARAM p[2];
-	size_t n = 0, n2 = 0;
-	void *t = sw->newctx(sw->provctx);
-	int ok;
-
-	if (t == NULL)
-		return 0;
-	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag,
-						 EIP93_ENGINE_TAGLEN);
-	p[1] = OSSL_PARAM_construct_end();
-	ok = sw->einit(t, ctx->key.bytes, ctx->key.len, iv, EIP93_ENGINE_IVLEN, NULL) &&
-	     sw->update(t, NULL, &n, aadlen, aad, aadlen) && sw->update(t, out, &n, len, in, len) &&
-	     sw->final(t, out + n, &n2, 0) && sw->get_ctx_params(t, p);
-	sw->freectx(t);
-	return ok;
-}
-
-/*
- * The known answers: a 16 KiB message in place across a page boundary (the
- * shape of real traffic) sealed by the engine and compared with the
- * delegate, opened back in place, and a 512-byte message whose tag has one
- * bit flipped, which must be refused.  Three engine calls.  Returns 0,
- * -EBADMSG (a wrong answer) or the engine's -errno.
- */
-static int key_check(struct gcm_ctx *ctx)
-{
-	unsigned char aad[KAT_AAD], iv[EIP93_ENGINE_IVLEN], tag_e[16], tag_s[16], tag_short[16];
-	unsigned char back[KAT_SHORT], *raw, *buf, *ref;
-	size_t rawlen = 2 * KAT_LEN + 3 * KAT_PAGE;
-	int ret;
-
-	raw = OPENSSL_malloc(rawlen);
-	if (raw == NULL)
-		return -ENOMEM;
-	buf = raw + KAT_PAGE - ((uintptr_t)raw % KAT_PAGE) + KAT_PAGE - KAT_BEFORE_PAGE;
-	ref = buf + KAT_LEN + KAT_BEFORE_PAGE;
-	for (size_t i = 0; i < KAT_LEN; i++)
-		buf[i] = (unsigned char)(i * 7 + 3);
-	for (size_t i = 0; i < sizeof(aad); i++)
-		aad[i] = (unsigned char)(0xa0 + i);
-	for (size_t i = 0; i < sizeof(iv); i++)
-		iv[i] = (unsigned char)(0x5c ^ i);
-
-	ret = -ENOMEM;
-	if (!eip93_key_sw_seal(ctx, iv, aad, KAT_AAD, buf, KAT_LEN, ref, tag_s) ||
-	    !eip93_key_sw_seal(ctx, iv, aad, KAT_AAD, buf, KAT_SHORT, back, tag_short))
-		goto out;
-	ret = eip93_engine_request(ctx, 1, iv, aad, KAT_AAD, buf, KAT_LEN, buf, tag_e);
-	if (ret < 0)
-		goto out;
-	ret = -EBADMSG;
-	if (CRYPTO_memcmp(buf, ref, KAT_LEN) != 0 || CRYPTO_memcmp(tag_e, tag_s, 16) != 0)
-		goto out;
-	ret = eip93_engine_request(ctx, 0, iv, aad, KAT_AAD, buf, KAT_LEN, buf, tag_e);
-	if (ret < 0)
-		goto out;
-	for (size_t i = 0; i < KAT_LEN; i++) {
-		if (buf[i] != (unsigned char)(i * 7 + 3)) {
-			ret = -EBADMSG;
-			goto out;
-		}
-	}
-	tag_short[5] ^= 0x10;
-	ret = eip93_engine_request(ctx, 0, iv, aad, KAT_AAD, ref, KAT_SHORT, back, tag_short);
-	ret = ret == -EBADMSG ? 0 : ret < 0 ? ret : -EBADMSG;
-out:
-	OPENSSL_cleanse(back, sizeof(back));
-	OPENSSL_clear_free(raw, rawlen);
-	return ret;
-}
-
-/*
- * The CTR-only composition's known answer: one engine AES-CTR request of
- * KAT_CTR bytes in place across a page boundary, compared block by block
- * with the key's software AES.  The tag never comes from the engine and
- * every message's keystream is sampled before release (verify.c), so what
- * is left to find before the first message is a fault of the key itself
- * (its schedule or length in the engine), which makes every block wrong.
- * One request; returns 0, -EBADMSG (a wrong answer) or the engine's -errno.
- */
-static int ctr_key_check(struct gcm_ctx *ctx)
-{
-	unsigned char page[KAT_PAGE + KAT_CTR_BLKS * 16], cb[KAT_CTR_BLKS][16], *buf;
-	uintptr_t a = (uintptr_t)page + KAT_BEFORE_PAGE;
-	int ret, n, ok = 1;
-
-	/* KAT_BEFORE_PAGE bytes before the first page boundary after page + KAT_BEFORE_PAGE */
-	buf = page + (KAT_PAGE - a % KAT_PAGE);
-	for (size_t i = 0; i < KAT_CTR_BLKS; i++) {
-		for (size_t j = 0; j < 12; j++)
-			cb[i][j] = (unsigned char)(0x5c ^ j);
-		cb[i][12] = cb[i][13] = 0;
-		cb[i][14] = (unsigned char)((2 + i) >> 8);
-		cb[i][15] = (unsigned char)(2 + i);
-	}
-	memset(buf, 0, KAT_CTR_BLKS * 16);
-	ret = eip93_engine_ctr(ctx, cb[0], buf, buf, KAT_CTR_BLKS * 16);
-	/* Over zeros, the engine's output is its keystream: AES of the counter blocks. */
-	if (ret == 0) {
-		ok = EVP_EncryptUpdate(ctx->key.ecb, cb[0], &n, cb[0], (int)sizeof(cb)) &&
-		     n == (int)sizeof(cb);
-		ret = !ok ? -ENOMEM : CRYPTO_memcmp(buf, cb, sizeof(cb)) != 0 ? -EBADMSG : 0;
-	}
-	OPENSSL_cleanse(page, sizeof(page));
-	OPENSSL_cleanse(cb, sizeof(cb));
-	return ret;
-}
-
-enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
+enum eip93_sw_reason eip93_key_ready(struct eip93_cctx *ctx)
 {
 	struct eip93_alg_env *env = ctx->env;
 	struct eip93_stats *st = env->stats;
@@ -195,8 +77,8 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 		return why;
 	}
 	r = eip93_verify_key_init(ctx);
-	if (r == 0)
-		r = eip93_compose_key_init(ctx);
+	if (r == 0 && ctx->cipher->key_init != NULL)
+		r = ctx->cipher->key_init(ctx);
 	/*
 	 * A copy of a context whose key passed keeps that verdict, and so does
 	 * any context whose key bytes passed in this process on this instance
@@ -209,7 +91,7 @@ enum eip93_sw_reason eip93_key_ready(struct gcm_ctx *ctx)
 	if (r == 0 && !verified) {
 		verified = eip93_verdict_find(ctx, &q);
 		if (!verified) {
-			r = ctx->key.ek.is_ctr ? ctr_key_check(ctx) : key_check(ctx);
+			r = ctx->cipher->key_check(ctx);
 			checked = 1;
 			eip93_verdict_keep(ctx, &q, r == 0); /* kept if passed, else forgotten */
 		} else {

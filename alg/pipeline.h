@@ -2,24 +2,29 @@
 /*
  * The one engine message pipeline: route → adaptive estimate → key ready →
  * the engine step → its outcome → counting → (otherwise) the software op.
- * Generic messages (offload.c: every message of TLS 1.3, OpenSSH packets,
- * any EVP caller) and TLS 1.2 records (tls12.c) run through it; what differs
- * between them is data and one callback, struct eip93_pipe_shape.
+ * AES-GCM's generic messages (gcm/offload.c: every message of TLS 1.3,
+ * OpenSSH packets, any EVP caller) and TLS 1.2 records (gcm/tls12.c) run
+ * through it; what differs between them is data and two callbacks, struct
+ * eip93_pipe_shape.  It works on the base context (ctx.h): what the cipher
+ * keeps of its own (AES-GCM: the shadow) follows through the shape's
+ * moved() callback.
  *
  * Every reason a message goes to software comes from route.h: the routing
  * reasons from eip93_route() over the message's facts, the runtime outcomes
- * from eip93_route_outcome() (via eip93_key_ready() and
- * eip93_account_outcome(), key.c, which also do the accounting).
+ * from eip93_route_outcome() (via eip93_key_ready(), key.c, and
+ * eip93_account_outcome(), account.c, which also do the accounting).
  *
  * Always inlined, and given a constant shape by each caller, so the
- * compiler specialises it per shape (the callback becomes a direct call, the
- * data constants): the pipeline costs what the two hand-written copies it
+ * compiler specialises it per shape (the callbacks become direct calls,
+ * inlined where they are always_inline, the data constants): the pipeline costs what the two hand-written copies it
  * replaced cost (test/icount holds the budget).
  */
 #ifndef EIP93_PIPELINE_H
 #define EIP93_PIPELINE_H
 
-#include "ctx.h"
+#include "account.h"
+#include "adapt_route.h"
+#include "key.h"
 
 /* One message's buffers and what the engine step reports back. */
 struct eip93_pipe_io {
@@ -36,9 +41,7 @@ struct eip93_pipe_io {
 };
 
 struct eip93_pipe_shape {
-	const char *where;			  /* the step, in error texts */
-	enum eip93_shadow_event ev_engine, ev_sw; /* the shadow's event after each path */
-	int ev_len;				  /* the events carry the payload length */
+	const char *where; /* the step, in error texts */
 	/*
 	 * Software's verdict on a tag the engine refused is known when the op
 	 * returns (a whole record): an accepted one is an engine fault, named so.
@@ -49,18 +52,22 @@ struct eip93_pipe_shape {
 	 * *io->outl set, EIP93_ENGINE_WRONG or -errno; it may set io->done and
 	 * io->ret when it ended the message without the software op.
 	 */
-	int (*engine)(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t len);
+	int (*engine)(struct eip93_cctx *ctx, struct eip93_pipe_io *io, size_t len);
+	/*
+	 * The message ended on the engine (@engine) or not, its payload @len:
+	 * the cipher's own state follows (AES-GCM: the shadow's event).  Keep
+	 * it static inline and always_inline: it runs on every message.
+	 */
+	void (*moved)(struct eip93_cctx *ctx, int engine, size_t len);
 };
 
-/* The facts every shape shares (the rest are the shape's). */
-static inline void eip93_pipeline_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m)
+/* The facts every cipher shares (the rest, direction and IV length included, are the shape's). */
+static inline void eip93_pipeline_facts(const struct eip93_cctx *ctx, struct eip93_route_msg *m)
 {
 	m->engine_available =
 		atomic_load_explicit(&ctx->env->engine_available, memory_order_relaxed);
 	m->key_set = ctx->key.set;
 	m->key_failed = ctx->key.failed;
-	m->enc = ctx->sh.enc;
-	m->ivlen = ctx->sh.ivlen;
 }
 
 /**
@@ -71,7 +78,7 @@ static inline void eip93_pipeline_facts(const struct gcm_ctx *ctx, struct eip93_
  * Return: the call's answer (1 or 0), as the default provider's would be.
  */
 static inline __attribute__((always_inline)) int eip93_pipeline_run(
-	struct gcm_ctx *ctx, const struct eip93_pipe_shape *shape, struct eip93_route_msg *m,
+	struct eip93_cctx *ctx, const struct eip93_pipe_shape *shape, struct eip93_route_msg *m,
 	struct eip93_pipe_io *io)
 {
 	struct eip93_adapt_tok at = { 0 };
@@ -92,13 +99,13 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 		eip93_adapt_end(&at, e == 0); /* adaptive routing */
 		if (e == 0) {
 			eip93_count_engine(ctx, m->len);
-			eip93_shadow_ev(ctx, shape->ev_engine, NULL, shape->ev_len ? m->len : 0);
+			shape->moved(ctx, 1, m->len);
 			return 1;
 		}
 		r = eip93_account_outcome(ctx, e, shape->where);
 		if (io->done) {
 			eip93_count_sw(ctx, r);
-			eip93_shadow_ev(ctx, shape->ev_sw, NULL, shape->ev_len ? m->len : 0);
+			shape->moved(ctx, 0, m->len);
 			return io->ret;
 		}
 	}
@@ -113,7 +120,7 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 			eip93_account_fault(ctx, shape->refused_fault);
 		ctx->engine_rejected = 0;
 	}
-	eip93_shadow_ev(ctx, shape->ev_sw, NULL, shape->ev_len ? m->len : 0);
+	shape->moved(ctx, 0, m->len);
 	return ok;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Resolve the software delegate's AES-GCM dispatch tables. */
+/* Resolve the software delegate's dispatch tables, one per name the cipher rows hand over. */
 #include "sw.h"
 
 #include <dlfcn.h>
@@ -10,9 +10,6 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
-
-const char *const eip93_gcm_names[EIP93_NKEYSIZES] = { "AES-128-GCM", "AES-192-GCM",
-						       "AES-256-GCM" };
 
 /* Does the ':'-separated list @names contain @name (case-insensitively)? */
 static int names_contain(const char *names, const char *name)
@@ -184,12 +181,15 @@ static int resolve_one(struct eip93_sw_lib *lib, const char *name, const char *p
 	return ret;
 }
 
-int eip93_sw_open(struct eip93_sw_lib *lib, const char *propq, const char *self)
+int eip93_sw_open(struct eip93_sw_lib *lib, const char *const *names, size_t n, const char *propq,
+		  const char *self)
 {
 	char named[64];
 	int ret, r;
 
 	memset(lib, 0, sizeof(*lib));
+	if (n > EIP93_SW_MAX)
+		return -E2BIG;
 	r = propq_provider(propq, named, sizeof(named));
 	if (r < 0 || (r == 1 && strcasecmp(named, self) == 0))
 		return -EINVAL;
@@ -209,10 +209,11 @@ int eip93_sw_open(struct eip93_sw_lib *lib, const char *propq, const char *self)
 			goto err;
 		}
 	}
-	for (int i = 0; i < EIP93_NKEYSIZES; i++) {
-		ret = resolve_one(lib, eip93_gcm_names[i], propq, &lib->impl[i]);
+	for (size_t i = 0; i < n; i++) {
+		ret = resolve_one(lib, names[i], propq, &lib->impl[i]);
 		if (ret < 0)
 			goto err;
+		lib->impl[i].canon = names[i];
 	}
 	return 0;
 err:

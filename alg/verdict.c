@@ -22,7 +22,7 @@
  * for a few comparisons, never across a libcrypto call, and taken around a
  * fork, so a child never inherits it held.
  */
-#include "ctx.h"
+#include "verdict.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -155,7 +155,7 @@ static struct eip93_verdicts *table_get(struct eip93_alg_env *env)
 }
 
 /* The tag of @ctx's key: 1, or 0 (libcrypto failed). */
-static int key_tag(struct gcm_ctx *ctx, const EVP_MAC_CTX *keyed, unsigned char *tag)
+static int key_tag(struct eip93_cctx *ctx, const EVP_MAC_CTX *keyed, unsigned char *tag)
 {
 	const struct eip93_alg_env *env = ctx->env;
 	const char *be = env->engine->name;
@@ -182,7 +182,7 @@ static struct verdict *slot_find(struct eip93_verdicts *t, const unsigned char *
 	return NULL;
 }
 
-int eip93_verdict_find(struct gcm_ctx *ctx, struct eip93_verdict_query *q)
+int eip93_verdict_find(struct eip93_cctx *ctx, struct eip93_verdict_query *q)
 {
 	struct eip93_verdicts *t;
 	struct verdict *v;
@@ -209,7 +209,7 @@ int eip93_verdict_find(struct gcm_ctx *ctx, struct eip93_verdict_query *q)
 	return hit;
 }
 
-void eip93_verdict_keep(struct gcm_ctx *ctx, struct eip93_verdict_query *q, int passed)
+void eip93_verdict_keep(struct eip93_cctx *ctx, struct eip93_verdict_query *q, int passed)
 {
 	struct eip93_verdicts *t;
 	struct verdict *v;

@@ -36,7 +36,7 @@
  * All of them in one AES-ECB call (docs/design.md has the cost per size).
  * Messages shorter than SHORT blocks are checked whole.
  */
-#include "ctx.h"
+#include "verify.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -105,9 +105,9 @@ static uint64_t seed(void)
 	return x | 1; /* xorshift never leaves zero */
 }
 
-int eip93_verify_key_init(struct gcm_ctx *ctx)
+int eip93_verify_key_init(struct eip93_cctx *ctx)
 {
-	struct gcm_key *k = &ctx->key;
+	struct eip93_key *k = &ctx->key;
 	EVP_CIPHER *c = ecb_cipher(ctx->env, k->len);
 
 	eip93_verify_key_free(ctx);
@@ -123,7 +123,7 @@ int eip93_verify_key_init(struct gcm_ctx *ctx)
 	return 0;
 }
 
-void eip93_verify_key_free(struct gcm_ctx *ctx)
+void eip93_verify_key_free(struct eip93_cctx *ctx)
 {
 	EVP_CIPHER_CTX_free(ctx->key.ecb); /* cleanses its key schedule */
 	ctx->key.ecb = NULL;
@@ -140,7 +140,7 @@ static uint64_t next_rand(uint64_t *s)
 	return x;
 }
 
-uint64_t eip93_verify_rand(struct gcm_ctx *ctx)
+uint64_t eip93_verify_rand(struct eip93_cctx *ctx)
 {
 	return next_rand(&ctx->key.rng);
 }
@@ -249,7 +249,7 @@ int eip93_verify_written(const unsigned char *a, const unsigned char *b, size_t 
 	return 0;
 }
 
-int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv,
+int eip93_verify_keystream(struct eip93_cctx *ctx, const unsigned char *iv,
 			   const struct eip93_engine_pages *pg, const unsigned char *a,
 			   const unsigned char *b, size_t len)
 {
@@ -348,19 +348,4 @@ int eip93_verify_keystream(struct gcm_ctx *ctx, const unsigned char *iv,
 	explicit_bzero(ks, nks * BLK);
 	memcpy(d, &acc, sizeof(d));
 	return (d[0] | d[1]) == 0 ? 0 : -EBADMSG;
-}
-
-int eip93_engine_checked(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
-			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
-			 const unsigned char *orig, unsigned char *out, size_t len,
-			 unsigned char *tag)
-{
-	struct eip93_engine_pages pg = { 0, { 0 } };
-	int r = eip93_engine_message(ctx, enc, iv, aad, aadlen, in, len, out, tag, &pg);
-
-	if (r == 0 && ctx->env->verify &&
-	    (eip93_verify_written(orig, out, len) != 0 ||
-	     eip93_verify_keystream(ctx, iv, &pg, orig, out, len) != 0))
-		r = EIP93_ENGINE_WRONG;
-	return r;
 }

@@ -4,7 +4,7 @@
  * provider parameters (name, version, build info, status, gate and
  * counters), reading the configuration once at load (the request built
  * from eip93_config_table), the errors raised to the application, and the
- * capability-gated cipher table.
+ * capability-gated cipher table (its rows: algs.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,9 +21,11 @@
 #include <openssl/opensslv.h>
 #include <openssl/params.h>
 
-#include "../alg/gcm.h"
+#include "../alg/env.h"
+#include "../alg/gcm/gcm.h"
 #include "../detect/detect.h"
 #include "../detect/sandbox.h"
+#include "algs.h"
 #include "calib.h"
 #include "config.h"
 #include "errors.h"
@@ -76,7 +78,7 @@ struct eip93_prov {
 	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
 	char disabled_status_text[3072 + 200];
 	atomic_int disabled_text_ready;
-	OSSL_ALGORITHM ciphers[EIP93_NKEYSIZES + 1];
+	OSSL_ALGORITHM ciphers[EIP93_ALGS_MAX + 1];
 };
 
 static OSSL_FUNC_provider_teardown_fn eip93_teardown;
@@ -154,21 +156,13 @@ static void read_config(struct eip93_prov *p, char *self, size_t selflen)
 
 static void build_cipher_table(struct eip93_prov *p)
 {
-	for (int i = 0; i < EIP93_NKEYSIZES; i++) {
-		p->ciphers[i].algorithm_names = p->sw.impl[i].names;
-		/*
-		 * eip93.offload=yes lets a configuration prefer eip93 even when
-		 * an application's own query names "provider" (stunnel asks for
-		 * "provider!=fips", which replaces a "?provider=eip93" default).
-		 */
-		p->ciphers[i].property_definition =
-			"provider=" EIP93_NAME ",fips=no,eip93.offload=yes";
-		p->ciphers[i].implementation = eip93_gcm_functions[i];
-		p->ciphers[i].algorithm_description =
-			"AES-GCM: 4-32 KiB messages on the EIP93 hybrid GCM (AF_ALG), "
-			"the rest in the default provider";
-	}
-	memset(&p->ciphers[EIP93_NKEYSIZES], 0, sizeof(p->ciphers[0]));
+	/*
+	 * eip93.offload=yes lets a configuration prefer eip93 even when an
+	 * application's own query names "provider" (stunnel asks for
+	 * "provider!=fips", which replaces a "?provider=eip93" default).
+	 */
+	(void)eip93_algs_build(p->ciphers, &p->sw,
+			       "provider=" EIP93_NAME ",fips=no,eip93.offload=yes");
 }
 
 static int openssl_wants_fips(struct eip93_prov *p)
@@ -534,7 +528,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	snprintf(p->name, sizeof(p->name), EIP93_LONG_NAME, eip93_socs[0]->title);
 
 	read_config(p, self, sizeof(self));
-	r = eip93_sw_open(&p->sw, p->cfg.fallback_propq, self);
+	r = eip93_algs_sw_open(&p->sw, p->cfg.fallback_propq, self);
 	if (r < 0) {
 		snprintf(p->sw_error, sizeof(p->sw_error),
 			 "software delegate: no AES-GCM for fallback-properties \"%s\" (%s)",

@@ -34,7 +34,7 @@
 #include <openssl/provider.h>
 
 #include "fake.h"
-#include "gcm.h"
+#include "env.h"
 
 #ifndef FZ_DT_PATH
 #error "FZ_DT_PATH (the AN7581 device tree blob) must be defined by the build"

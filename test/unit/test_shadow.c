@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../alg/shadow.h"
+#include "../../alg/gcm/shadow.h"
 
 static const unsigned char iv12[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 

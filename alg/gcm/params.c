@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The cipher's parameters and dispatch tables: cipher-level answers (the
- * same for every AES-GCM), the delegate's gettable/settable lists, and the
- * three tables the provider registers.
+ * The cipher's parameters, dispatch tables and row: cipher-level answers
+ * (the same for every AES-GCM), the delegate's gettable/settable lists, the
+ * three tables the provider registers, and AES-GCM's row (../cipher.h) that
+ * names them.
  */
-#include "ctx.h"
+#include "gcm.h"
+#include "gcm_ctx.h"
+#include "compose.h"
+#include "kat.h"
 
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -19,24 +23,25 @@ static OSSL_FUNC_cipher_settable_ctx_params_fn gcm_settable_ctx_params;
 
 static void *gcm_newctx128(void *provctx)
 {
-	return eip93_gcm_newctx(provctx, EIP93_AES128);
+	return eip93_gcm_newctx(provctx, 0);
 }
 static void *gcm_newctx192(void *provctx)
 {
-	return eip93_gcm_newctx(provctx, EIP93_AES192);
+	return eip93_gcm_newctx(provctx, 1);
 }
 static void *gcm_newctx256(void *provctx)
 {
-	return eip93_gcm_newctx(provctx, EIP93_AES256);
+	return eip93_gcm_newctx(provctx, 2);
 }
 
+/* The context's delegate, or without one the first key size's (NULL: none resolved). */
 static const struct eip93_sw_impl *impl_of(void *vctx, void *provctx, void **swctx)
 {
 	const struct eip93_alg_env *env = provctx;
 	const struct gcm_ctx *ctx = vctx;
 
-	*swctx = ctx != NULL ? ctx->swctx : NULL;
-	return ctx != NULL ? ctx->sw : &env->sw[EIP93_AES128];
+	*swctx = ctx != NULL ? ctx->base.swctx : NULL;
+	return ctx != NULL ? ctx->base.sw : eip93_sw_find(env->sw, eip93_cipher_aes_gcm.names[0]);
 }
 
 static const OSSL_PARAM *gcm_gettable_ctx_params(void *vctx, void *provctx)
@@ -44,7 +49,7 @@ static const OSSL_PARAM *gcm_gettable_ctx_params(void *vctx, void *provctx)
 	void *swctx;
 	const struct eip93_sw_impl *sw = impl_of(vctx, provctx, &swctx);
 
-	if (sw->gettable_ctx_params == NULL)
+	if (sw == NULL || sw->gettable_ctx_params == NULL)
 		return NULL;
 	return sw->gettable_ctx_params(swctx, sw->provctx);
 }
@@ -54,7 +59,7 @@ static const OSSL_PARAM *gcm_settable_ctx_params(void *vctx, void *provctx)
 	void *swctx;
 	const struct eip93_sw_impl *sw = impl_of(vctx, provctx, &swctx);
 
-	if (sw->settable_ctx_params == NULL)
+	if (sw == NULL || sw->settable_ctx_params == NULL)
 		return NULL;
 	return sw->settable_ctx_params(swctx, sw->provctx);
 }
@@ -150,15 +155,6 @@ static const OSSL_PARAM *gcm_gettable_params(void *provctx)
 	return gcm_known_gettable_params;
 }
 
-void eip93_alg_env_free(struct eip93_alg_env *env)
-{
-	for (int i = 0; i < EIP93_NKEYSIZES; i++) {
-		EVP_CIPHER_free(atomic_load(&env->ecb[i]));
-		atomic_store(&env->ecb[i], NULL);
-	}
-	eip93_verdict_free(env);
-}
-
 #define FN(id, f)                                                                                  \
 	{                                                                                          \
 		id, (void (*)(void))(f)                                                            \
@@ -184,5 +180,17 @@ void eip93_alg_env_free(struct eip93_alg_env *env)
 		}                                                                                  \
 	}
 
-const OSSL_DISPATCH eip93_gcm_functions[EIP93_NKEYSIZES][24] = { GCM_TABLE(128), GCM_TABLE(192),
-								 GCM_TABLE(256) };
+static const OSSL_DISPATCH gcm_functions[3][15] = { GCM_TABLE(128), GCM_TABLE(192),
+						    GCM_TABLE(256) };
+
+const struct eip93_cipher eip93_cipher_aes_gcm = {
+	.name = "AES-GCM",
+	.description = "AES-GCM: 4-32 KiB messages on the EIP93 hybrid GCM (AF_ALG), "
+		       "the rest in the default provider",
+	.nkeys = 3,
+	.names = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" },
+	.functions = { gcm_functions[0], gcm_functions[1], gcm_functions[2] },
+	.key_init = eip93_compose_key_init,
+	.key_free = eip93_compose_key_free,
+	.key_check = eip93_gcm_key_check,
+};

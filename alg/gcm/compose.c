@@ -20,11 +20,12 @@
  *     env->tag_check after that is recomputed here before release.
  *
  * Either way the backend reports the page phases of the buffers the engine
- * touched (m->pages), and eip93_engine_checked() (verify.c) then checks that
- * every whole block was written and the keystream of sampled blocks; the
- * caller (offload.c, tls12.c) accounts the outcome (account.c).
+ * touched (m->pages), and eip93_engine_checked() then checks (../verify.c)
+ * that every whole block was written and the keystream of sampled blocks;
+ * the caller (offload.c, tls12.c) accounts the outcome (../account.c).
  */
-#include "ctx.h"
+#include "compose.h"
+#include "../verify.h"
 
 #include <errno.h>
 #include <string.h>
@@ -69,27 +70,31 @@ static void no_stream(const unsigned char *in, unsigned char *out, size_t blocks
 	(void)ivec;
 }
 
-int eip93_compose_key_init(struct gcm_ctx *ctx)
+int eip93_compose_key_init(struct eip93_cctx *c)
 {
-	eip93_compose_key_free(ctx);
-	if (ctx->key.ecb == NULL)
+	struct gcm_ctx *ctx = gcm_of(c);
+
+	eip93_compose_key_free(c);
+	if (ctx->base.key.ecb == NULL)
 		return -ENOMEM;
-	ctx->key.gcm = CRYPTO_gcm128_new(ctx->key.ecb, aes_block);
-	ctx->key.tag_checks = 0;
-	return ctx->key.gcm != NULL ? 0 : -ENOMEM;
+	ctx->gcm128 = CRYPTO_gcm128_new(ctx->base.key.ecb, aes_block);
+	ctx->tag_checks = 0;
+	return ctx->gcm128 != NULL ? 0 : -ENOMEM;
 }
 
-void eip93_compose_key_free(struct gcm_ctx *ctx)
+void eip93_compose_key_free(struct eip93_cctx *c)
 {
-	CRYPTO_gcm128_release(ctx->key.gcm); /* cleanses H and its tables */
-	ctx->key.gcm = NULL;
+	struct gcm_ctx *ctx = gcm_of(c);
+
+	CRYPTO_gcm128_release(ctx->gcm128); /* cleanses H and its tables */
+	ctx->gcm128 = NULL;
 }
 
 /* GCM128 set up for a message: IV (J0, the tag mask) and AAD hashed. */
 static int start(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
 		 size_t aadlen)
 {
-	GCM128_CONTEXT *g = ctx->key.gcm;
+	GCM128_CONTEXT *g = ctx->gcm128;
 
 	if (g == NULL)
 		return -ENOMEM;
@@ -104,7 +109,7 @@ static int start(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned ch
 static int software_tag(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
 			size_t aadlen, const unsigned char *ct, size_t len, unsigned char *tag)
 {
-	GCM128_CONTEXT *g = ctx->key.gcm;
+	GCM128_CONTEXT *g = ctx->gcm128;
 	size_t whole = len & ~(size_t)(BLK - 1);
 	unsigned char part[BLK];
 	int r = start(ctx, iv, aad, aadlen);
@@ -133,7 +138,7 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		return 0;
 	memcpy(cb, iv, EIP93_ENGINE_IVLEN);
 	memcpy(cb + EIP93_ENGINE_IVLEN, two, sizeof(two));
-	return ctx->env->engine->ctr(&ctx->key.ek, &m, enc);
+	return ctx->base.env->engine->ctr(&ctx->base.key.ek, &m, enc);
 }
 
 static int ctr_seal(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
@@ -149,16 +154,16 @@ static int ctr_seal(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 	 * still in m->in: the engine's request ended before it).
 	 */
 	if (r == 0 &&
-	    CRYPTO_gcm128_encrypt_ctr32(ctx->key.gcm, m->in, m->out, m->len, no_stream) != 0)
+	    CRYPTO_gcm128_encrypt_ctr32(ctx->gcm128, m->in, m->out, m->len, no_stream) != 0)
 		r = -EINVAL;
 	if (r == 0)
-		CRYPTO_gcm128_tag(ctx->key.gcm, m->tag, EIP93_ENGINE_TAGLEN);
+		CRYPTO_gcm128_tag(ctx->gcm128, m->tag, EIP93_ENGINE_TAGLEN);
 	return r;
 }
 
 static int ctr_open(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 {
-	GCM128_CONTEXT *g = ctx->key.gcm;
+	GCM128_CONTEXT *g = ctx->gcm128;
 	size_t whole = m->len & ~(size_t)(BLK - 1), n = m->len - whole;
 	unsigned char part[BLK];
 	int r = start(ctx, m->iv, m->aad, m->aadlen);
@@ -180,15 +185,15 @@ static int ctr_open(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 /* Is this kernel AES-GCM message's tag to be recomputed?  The first ones of a key, then 1 in N. */
 static int tag_due(struct gcm_ctx *ctx)
 {
-	unsigned int n = ctx->env->tag_check;
+	unsigned int n = ctx->base.env->tag_check;
 
 	if (n == 0)
 		return 0;
-	if (ctx->key.tag_checks < EIP93_TAG_CHECK_FIRST) {
-		ctx->key.tag_checks++;
+	if (ctx->tag_checks < EIP93_TAG_CHECK_FIRST) {
+		ctx->tag_checks++;
 		return 1;
 	}
-	return n == 1 || eip93_verify_rand(ctx) % n == 0;
+	return n == 1 || eip93_verify_rand(&ctx->base) % n == 0;
 }
 
 /* A kernel AES-GCM request, its tag sampled. */
@@ -196,7 +201,7 @@ static const unsigned char zero_tag[EIP93_ENGINE_TAGLEN];
 
 static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_msg *m)
 {
-	const struct eip93_engine_ops *e = ctx->env->engine;
+	const struct eip93_engine_ops *e = ctx->base.env->engine;
 	unsigned char want[EIP93_ENGINE_TAGLEN];
 	int r, due = tag_due(ctx);
 
@@ -205,7 +210,7 @@ static int kernel_aead(struct gcm_ctx *ctx, int enc, const struct eip93_engine_m
 		due = 0;
 	if (enc) /* a tag the engine does not write is zero, never what the buffer held */
 		memset(m->tag, 0, EIP93_ENGINE_TAGLEN);
-	r = enc ? e->seal(&ctx->key.ek, m) : e->unseal(&ctx->key.ek, m);
+	r = enc ? e->seal(&ctx->base.key.ek, m) : e->unseal(&ctx->base.key.ek, m);
 	if (r == 0 && enc && CRYPTO_memcmp(m->tag, zero_tag, EIP93_ENGINE_TAGLEN) == 0)
 		r = EIP93_ENGINE_WRONG; /* unwritten (a right tag is zero with probability 2^-128) */
 	/*
@@ -227,70 +232,22 @@ int eip93_engine_message(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 {
 	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, pg };
 
-	if (ctx->key.ek.is_ctr)
+	if (ctx->base.key.ek.is_ctr)
 		return enc ? ctr_seal(ctx, &m) : ctr_open(ctx, &m);
 	return kernel_aead(ctx, enc, &m);
 }
 
-int eip93_engine_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+int eip93_engine_checked(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 			 const unsigned char *aad, size_t aadlen, const unsigned char *in,
-			 size_t len, unsigned char *out, unsigned char *tag)
+			 const unsigned char *orig, unsigned char *out, size_t len,
+			 unsigned char *tag)
 {
-	const struct eip93_engine_ops *e = ctx->env->engine;
-	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, NULL };
+	struct eip93_engine_pages pg = { 0, { 0 } };
+	int r = eip93_engine_message(ctx, enc, iv, aad, aadlen, in, len, out, tag, &pg);
 
-	return enc ? e->seal(&ctx->key.ek, &m) : e->unseal(&ctx->key.ek, &m);
-}
-
-int eip93_engine_ctr(struct gcm_ctx *ctx, const unsigned char *ctrblk, const unsigned char *in,
-		     unsigned char *out, size_t len)
-{
-	struct eip93_engine_msg m = { ctrblk, NULL, 0, in, out, len, NULL, NULL };
-
-	return ctx->env->engine->ctr(&ctx->key.ek, &m, 1);
-}
-
-/* The self-test's stand-ins: a block function and a stream that count their calls. */
-struct probe_key {
-	unsigned int blocks, streams;
-};
-
-static void probe_block(const unsigned char in[BLK], unsigned char out[BLK], const void *key)
-{
-	struct probe_key *k = unconst(key);
-
-	for (int i = 0; i < BLK; i++)
-		out[i] = (unsigned char)(in[i] ^ 0x5a);
-	k->blocks++;
-}
-
-static void probe_stream(const unsigned char *in, unsigned char *out, size_t blocks,
-			 const void *key, const unsigned char ivec[BLK])
-{
-	struct probe_key *k = unconst(key);
-
-	(void)in;
-	(void)out;
-	(void)ivec;
-	k->streams += (unsigned int)blocks;
-}
-
-int eip93_compose_selftest(void)
-{
-	static const unsigned char iv[EIP93_ENGINE_IVLEN] = { 1 };
-	unsigned char in[4 * BLK + 3] = { 0 }, out[sizeof(in)];
-	struct probe_key k = { 0, 0 };
-	GCM128_CONTEXT *g = CRYPTO_gcm128_new(&k, probe_block);
-	int ok;
-
-	if (g == NULL)
-		return -ENOMEM;
-	memset(out, 0xee, sizeof(out));
-	CRYPTO_gcm128_setiv(g, iv, sizeof(iv));
-	ok = CRYPTO_gcm128_encrypt_ctr32(g, in, out, sizeof(in), probe_stream) == 0;
-	/* Its whole blocks left to the stream and untouched, the partial one from a block call. */
-	ok = ok && k.streams == 4 && out[0] == 0xee && out[(size_t)4 * BLK - 1] == 0xee &&
-	     out[(size_t)4 * BLK] != 0xee;
-	CRYPTO_gcm128_release(g);
-	return ok ? 0 : -ENOTSUP;
+	if (r == 0 && ctx->base.env->verify &&
+	    (eip93_verify_written(orig, out, len) != 0 ||
+	     eip93_verify_keystream(&ctx->base, iv, &pg, orig, out, len) != 0))
+		r = EIP93_ENGINE_WRONG;
+	return r;
 }

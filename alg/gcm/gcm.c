@@ -6,10 +6,15 @@
  * semantics (IV state machine, tag rules, TLS record handling, errors) and
  * sees every call.  After each delegate call the shadow state (shadow.c)
  * moves, so the context always knows what the delegate holds; at the first
- * data of a message (or per TLS 1.2 record) the routing rule (route.c)
+ * data of a message (or per TLS 1.2 record) the routing rule (../route.c)
  * decides whether the engine does the data (offload.c, tls12.c).
  */
-#include "ctx.h"
+#include "gcm.h"
+#include "gcm_ctx.h"
+#include "../account.h"
+#include "../key.h"
+#include "offload.h"
+#include "tls12.h"
 
 #include <string.h>
 
@@ -20,21 +25,16 @@
 #include <openssl/params.h>
 #include <openssl/proverr.h>
 
-void *eip93_gcm_newctx(void *provctx, enum eip93_keysize ks)
+void *eip93_gcm_newctx(void *provctx, size_t ks)
 {
-	struct eip93_alg_env *env = provctx;
 	struct gcm_ctx *ctx;
 
 	ctx = OPENSSL_zalloc(sizeof(*ctx));
 	if (ctx == NULL)
 		return NULL;
-	ctx->env = env;
-	ctx->sw = &env->sw[ks];
 	eip93_shadow_init(&ctx->sh);
-	eip93_engine_key_init(&ctx->key.ek);
-	ctx->swctx = ctx->sw->newctx(ctx->sw->provctx);
-	if (ctx->swctx == NULL) {
-		OPENSSL_free(ctx);
+	if (!eip93_cctx_init(&ctx->base, provctx, &eip93_cipher_aes_gcm, ks)) {
+		OPENSSL_free(ctx); /* nothing else made */
 		return NULL;
 	}
 	return ctx;
@@ -46,9 +46,8 @@ void eip93_gcm_freectx(void *vctx)
 
 	if (ctx == NULL)
 		return;
-	eip93_key_forget(ctx);
-	eip93_offload_drop(ctx);
-	ctx->sw->freectx(ctx->swctx);
+	eip93_key_forget(&ctx->base);
+	eip93_cctx_free(&ctx->base);
 	OPENSSL_clear_free(ctx, sizeof(*ctx));
 }
 
@@ -62,38 +61,21 @@ void *eip93_gcm_dupctx(void *vctx)
 	const struct gcm_ctx *src = vctx;
 	struct gcm_ctx *dst;
 
-	if (src->sw->dupctx == NULL)
+	if (src->base.sw->dupctx == NULL)
 		return NULL;
 	dst = OPENSSL_zalloc(sizeof(*dst));
 	if (dst == NULL)
 		return NULL;
-	dst->env = src->env;
-	dst->sw = src->sw;
 	dst->sh = src->sh;
-	memcpy(dst->key.bytes, src->key.bytes, sizeof(dst->key.bytes));
-	dst->key.len = src->key.len;
-	dst->key.set = src->key.set;
-	dst->key.failed = src->key.failed;
-	dst->key.verified_pid = src->key.verified_pid;
-	eip93_engine_key_init(&dst->key.ek);
 	memcpy(dst->mtag, src->mtag, sizeof(dst->mtag));
 	dst->owed = src->owed;
 	memcpy(dst->owed_tag, src->owed_tag, sizeof(dst->owed_tag));
-	dst->engine_rejected = src->engine_rejected;
-	if (src->ctlen > 0) {
-		dst->ct = OPENSSL_memdup(src->ct, src->ctlen);
-		if (dst->ct == NULL)
-			goto err;
-		dst->ctcap = dst->ctlen = src->ctlen;
+	if (!eip93_cctx_dup(&dst->base, &src->base)) {
+		eip93_cctx_free(&dst->base);
+		OPENSSL_clear_free(dst, sizeof(*dst));
+		return NULL;
 	}
-	dst->swctx = src->sw->dupctx(src->swctx);
-	if (dst->swctx == NULL)
-		goto err;
 	return dst;
-err:
-	eip93_offload_drop(dst);
-	OPENSSL_clear_free(dst, sizeof(*dst));
-	return NULL;
 }
 
 /* After a refused call: the delegate's IV length is whatever it took; ask it. */
@@ -105,7 +87,7 @@ static void resync_ivlen(struct gcm_ctx *ctx)
 	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen);
 	p[1] = OSSL_PARAM_construct_end();
 	ERR_set_mark();
-	if (ctx->sw->get_ctx_params(ctx->swctx, p) && ivlen != 0)
+	if (ctx->base.sw->get_ctx_params(ctx->base.swctx, p) && ivlen != 0)
 		eip93_shadow_ev(ctx, EIP93_EV_IVLEN, NULL, ivlen);
 	ERR_pop_to_mark();
 }
@@ -317,11 +299,11 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 	 * which software answers alone.
 	 */
 	if (iv != NULL || key != NULL || ps.tag != NULL || enc != ctx->sh.enc)
-		ctx->engine_rejected = 0;
+		ctx->base.engine_rejected = 0;
 	if (enc)
-		ok = ctx->sw->einit(ctx->swctx, key, keylen, iv, ivlen, params);
+		ok = ctx->base.sw->einit(ctx->base.swctx, key, keylen, iv, ivlen, params);
 	else
-		ok = ctx->sw->dinit(ctx->swctx, key, keylen, iv, ivlen, params);
+		ok = ctx->base.sw->dinit(ctx->base.swctx, key, keylen, iv, ivlen, params);
 	ctx->owed &= ~(keep & EIP93_OWE_IV_USED); /* the delegate set the IV first */
 	if (!ok) {
 		/* The delegate may have taken the IV and the key before a parameter failed. */
@@ -331,11 +313,11 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 		eip93_shadow_move(&ctx->sh, &e);
 		resync_ivlen(ctx);
 		if (key != NULL)
-			eip93_key_forget(ctx);
+			eip93_key_forget(&ctx->base);
 		return 0;
 	}
 	if (key != NULL)
-		eip93_key_take(ctx, key, keylen);
+		eip93_key_take(&ctx->base, key, keylen);
 	e.ev = EIP93_EV_INIT;
 	e.has_key = key != NULL;
 	eip93_shadow_move(&ctx->sh, &e);
@@ -365,10 +347,10 @@ static int sw_ended(struct gcm_ctx *ctx, int ok)
 	if (ok && ctx->sh.enc)
 		ctx->owed &= ~EIP93_OWE_TAG;
 	if (ctx->sh.msg == EIP93_MSG_IDLE && ctx->sh.tls == EIP93_TLS_NONE)
-		eip93_count_sw(ctx, eip93_offload_reason_empty(ctx));
-	if (ok && ctx->engine_rejected)
-		eip93_account_fault(ctx, "a tag the engine refused and software accepted");
-	ctx->engine_rejected = 0;
+		eip93_count_sw(&ctx->base, eip93_offload_reason_empty(ctx));
+	if (ok && ctx->base.engine_rejected)
+		eip93_account_fault(&ctx->base, "a tag the engine refused and software accepted");
+	ctx->base.engine_rejected = 0;
 	eip93_shadow_ev(ctx, EIP93_EV_FINAL, NULL, 0);
 	return ok;
 }
@@ -383,7 +365,7 @@ static inline __attribute__((always_inline)) int sw_moved(struct gcm_ctx *ctx, i
 							  const unsigned char *in, size_t inl)
 {
 	if (out != NULL && inl > 0)
-		ctx->engine_rejected = 0;
+		ctx->base.engine_rejected = 0;
 	if (ok)
 		eip93_shadow_ev(ctx, out == NULL ? EIP93_EV_AAD : EIP93_EV_DATA, in, inl);
 	else if (out != NULL)
@@ -399,15 +381,17 @@ int eip93_gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 
 	/* The delegate ignores an empty update entirely, a pending record AAD included. */
 	if (inl == 0)
-		return ctx->sw->update(ctx->swctx, out, outl, outsize, in, inl);
+		return ctx->base.sw->update(ctx->base.swctx, out, outl, outsize, in, inl);
 	if (ctx->sh.tls != EIP93_TLS_NONE)
-		return eip93_tls12_record(ctx, ctx->sw->update, 0, out, outl, outsize, in, inl);
+		return eip93_tls12_record(ctx, ctx->base.sw->update, 0, out, outl, outsize, in,
+					  inl);
 	/* Encrypt mode's data and AAD never touch the tag buffer. */
 	if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
 		return 0;
 	if (in != NULL && out != NULL && ctx->sh.msg == EIP93_MSG_IDLE)
-		return eip93_offload_first_data(ctx, ctx->sw->update, out, outl, outsize, in, inl);
-	ok = ctx->sw->update(ctx->swctx, out, outl, outsize, in, inl);
+		return eip93_offload_first_data(ctx, ctx->base.sw->update, out, outl, outsize, in,
+						inl);
+	ok = ctx->base.sw->update(ctx->base.swctx, out, outl, outsize, in, inl);
 	if (in == NULL)
 		return sw_ended(ctx, ok); /* the delegate takes no input as its final */
 	return sw_moved(ctx, ok, out, in, inl);
@@ -422,7 +406,7 @@ int eip93_gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
 	/* An encryption final that fails leaves the tag buffer as it was. */
 	if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
 		return 0;
-	return sw_ended(ctx, ctx->sw->final(ctx->swctx, out, outl, outsize));
+	return sw_ended(ctx, ctx->base.sw->final(ctx->base.swctx, out, outl, outsize));
 }
 
 int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
@@ -431,10 +415,11 @@ int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 	struct gcm_ctx *ctx = vctx;
 	int ok;
 
-	if (ctx->sw->cipher == NULL)
+	if (ctx->base.sw->cipher == NULL)
 		return 0;
 	if (ctx->sh.tls != EIP93_TLS_NONE)
-		return eip93_tls12_record(ctx, ctx->sw->cipher, 1, out, outl, outsize, in, inl);
+		return eip93_tls12_record(ctx, ctx->base.sw->cipher, 1, out, outl, outsize, in,
+					  inl);
 	if (in == NULL) {
 		if (ctx->sh.msg == EIP93_MSG_ENGINE) {
 			/* The delegate's one-shot final: its size check first, and outl = inl. */
@@ -449,14 +434,16 @@ int eip93_gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 		}
 		if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
 			return 0;
-		return sw_ended(ctx, ctx->sw->cipher(ctx->swctx, out, outl, outsize, in, inl));
+		return sw_ended(ctx,
+				ctx->base.sw->cipher(ctx->base.swctx, out, outl, outsize, in, inl));
 	}
 	/* One-shot data or AAD: the delegate's rules (and outl = inl) apply. */
 	if (!eip93_offload_settle(ctx, EIP93_OWE_TAG))
 		return 0;
 	if (out != NULL && ctx->sh.msg == EIP93_MSG_IDLE && inl > 0)
-		return eip93_offload_first_data(ctx, ctx->sw->cipher, out, outl, outsize, in, inl);
-	ok = ctx->sw->cipher(ctx->swctx, out, outl, outsize, in, inl);
+		return eip93_offload_first_data(ctx, ctx->base.sw->cipher, out, outl, outsize, in,
+						inl);
+	ok = ctx->base.sw->cipher(ctx->base.swctx, out, outl, outsize, in, inl);
 	return sw_moved(ctx, ok, out, in, inl);
 }
 
@@ -488,7 +475,7 @@ int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	if ((gen != NULL || (ps.other && (ctx->owed & EIP93_OWE_IV_USED))) &&
 	    !eip93_offload_settle(ctx, gen != NULL ? poison_keep(ctx, INVOCATION) : EIP93_OWE_TAG))
 		return 0;
-	if (!ctx->sw->get_ctx_params(ctx->swctx, params)) {
+	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params)) {
 		if (gen != NULL)
 			eip93_shadow_ev(ctx, EIP93_EV_PARAMS_FAILED, NULL, 0);
 		return 0;
@@ -519,7 +506,7 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	if (params != NULL && params[0].key != NULL &&
 	    !eip93_offload_settle(ctx, params_keep(ctx, &ps)))
 		return 0;
-	if (!ctx->sw->set_ctx_params(ctx->swctx, params)) {
+	if (!ctx->base.sw->set_ctx_params(ctx->base.swctx, params)) {
 		/* The delegate applies parameters one by one: some may have taken. */
 		e.may_tls = ps.tls_aad != NULL;
 		e.may_tag = ps.tag != NULL;
@@ -528,7 +515,7 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 		return 0;
 	}
 	if (ps.tag != NULL)
-		ctx->engine_rejected = 0; /* software will judge another tag */
+		ctx->base.engine_rejected = 0; /* software will judge another tag */
 	shadow_params(ctx, &ps);
 	return 1;
 }

@@ -6,11 +6,13 @@
  * that one operation cannot express (more data, AAD after data, a parameter
  * change), the message leaves the engine by a replay: the delegate processes
  * that ciphertext and reaches exactly the state software alone would have.
- * Every engine result is verified (verify.c) before it is released; errors,
+ * Every engine result is verified (../verify.c) before it is released; errors,
  * wrong results and refused tags restore the input and give the message to
  * the delegate, so a caller sees exactly the default provider's behaviour.
  */
-#include "pipeline.h"
+#include "offload.h"
+#include "compose.h"
+#include "../pipeline.h"
 
 #include <errno.h>
 #include <string.h>
@@ -19,40 +21,10 @@
 #include <openssl/err.h>
 #include <openssl/params.h>
 
-/*
- * The message buffer: allocated for one engine message or TLS 1.2 record and
- * freed when it ends (nothing is held between messages).  It holds
- * ciphertext, except after an in-place replay (@plain: cleansed first).
- */
-void eip93_offload_release(struct gcm_ctx *ctx, int plain)
-{
-	if (plain)
-		OPENSSL_clear_free(ctx->ct, ctx->ctcap);
-	else
-		OPENSSL_free(ctx->ct);
-	ctx->ct = NULL;
-	ctx->ctcap = 0;
-	ctx->ctlen = 0;
-}
-
-void eip93_offload_drop(struct gcm_ctx *ctx)
-{
-	eip93_offload_release(ctx, 1);
-}
-
-unsigned char *eip93_offload_scratch(struct gcm_ctx *ctx, size_t len)
-{
-	eip93_offload_release(ctx, 1);
-	ctx->ct = OPENSSL_malloc(len);
-	if (ctx->ct != NULL)
-		ctx->ctcap = len;
-	return ctx->ct;
-}
-
 /* OWE_TAG: the delegate's tag buffer gets the engine's tag, as its own final would have left it. */
 static int pay_tag(struct gcm_ctx *ctx)
 {
-	const struct eip93_sw_impl *sw = ctx->sw;
+	const struct eip93_sw_impl *sw = ctx->base.sw;
 	OSSL_PARAM p[2];
 	int ok, back;
 
@@ -61,8 +33,9 @@ static int pay_tag(struct gcm_ctx *ctx)
 						 EIP93_ENGINE_TAGLEN);
 	p[1] = OSSL_PARAM_construct_end();
 	ERR_set_mark();
-	ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) && sw->set_ctx_params(ctx->swctx, p);
-	back = sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
+	ok = sw->dinit(ctx->base.swctx, NULL, 0, NULL, 0, NULL) &&
+	     sw->set_ctx_params(ctx->base.swctx, p);
+	back = sw->einit(ctx->base.swctx, NULL, 0, NULL, 0, NULL);
 	ERR_pop_to_mark();
 	return ok && back;
 }
@@ -79,9 +52,9 @@ static void pay_iv_used(struct gcm_ctx *ctx)
 
 	p[1] = OSSL_PARAM_construct_end();
 	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &other);
-	(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+	(void)ctx->base.sw->set_ctx_params(ctx->base.swctx, p);
 	p[0] = OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &same);
-	(void)ctx->sw->set_ctx_params(ctx->swctx, p);
+	(void)ctx->base.sw->set_ctx_params(ctx->base.swctx, p);
 }
 
 /*
@@ -90,7 +63,7 @@ static void pay_iv_used(struct gcm_ctx *ctx)
  */
 static int replay(struct gcm_ctx *ctx)
 {
-	const struct eip93_sw_impl *sw = ctx->sw;
+	const struct eip93_sw_impl *sw = ctx->base.sw;
 	size_t n = 0;
 	int ok, back = 1;
 
@@ -100,14 +73,16 @@ static int replay(struct gcm_ctx *ctx)
 	 * then returns to encrypt mode even when the middle step failed.
 	 */
 	if (ctx->sh.enc) {
-		ok = sw->dinit(ctx->swctx, NULL, 0, NULL, 0, NULL) &&
-		     sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
-		back = sw->einit(ctx->swctx, NULL, 0, NULL, 0, NULL);
+		ok = sw->dinit(ctx->base.swctx, NULL, 0, NULL, 0, NULL) &&
+		     sw->update(ctx->base.swctx, ctx->base.ct, &n, ctx->base.ctlen, ctx->base.ct,
+				ctx->base.ctlen);
+		back = sw->einit(ctx->base.swctx, NULL, 0, NULL, 0, NULL);
 	} else {
-		ok = sw->update(ctx->swctx, ctx->ct, &n, ctx->ctlen, ctx->ct, ctx->ctlen);
+		ok = sw->update(ctx->base.swctx, ctx->base.ct, &n, ctx->base.ctlen, ctx->base.ct,
+				ctx->base.ctlen);
 	}
-	eip93_count_replay(ctx, ctx->ctlen);
-	eip93_offload_release(ctx, 1); /* it holds plaintext now */
+	eip93_count_replay(&ctx->base, ctx->base.ctlen);
+	eip93_cctx_release(&ctx->base, 1); /* it holds plaintext now */
 	eip93_shadow_ev(ctx, EIP93_EV_REPLAY, NULL, 0);
 	return ok && back;
 }
@@ -141,7 +116,7 @@ int eip93_offload_settle_slow(struct gcm_ctx *ctx, unsigned int keep)
 static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned char *in, size_t len)
 {
 	const unsigned char *iv = ctx->sh.iv;
-	unsigned char *ct = eip93_offload_scratch(ctx, len);
+	unsigned char *ct = eip93_cctx_scratch(&ctx->base, len);
 	int r;
 
 	if (ct == NULL)
@@ -151,7 +126,7 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		r = eip93_engine_checked(ctx, 1, iv, ctx->sh.aad, ctx->sh.aadlen, in, in, ct, len,
 					 ctx->mtag);
 		if (r != 0) {
-			eip93_offload_release(ctx, 1); /* holds plaintext, or part of it */
+			eip93_cctx_release(&ctx->base, 1); /* holds plaintext, or part of it */
 			return r;
 		}
 		memcpy(out, ct, len);
@@ -161,12 +136,12 @@ static int engine_data(struct gcm_ctx *ctx, unsigned char *out, const unsigned c
 		r = eip93_engine_checked(ctx, 0, iv, ctx->sh.aad, ctx->sh.aadlen, in,
 					 in == out ? ct : in, out, len, ctx->sh.tag);
 		if (r != 0) {
-			memcpy(out, ct, len);	       /* unverified plaintext never stays */
-			eip93_offload_release(ctx, 0); /* the copy: ciphertext only */
+			memcpy(out, ct, len);		   /* unverified plaintext never stays */
+			eip93_cctx_release(&ctx->base, 0); /* the copy: ciphertext only */
 			return r;
 		}
 	}
-	ctx->ctlen = len;
+	ctx->base.ctlen = len;
 	return 0;
 }
 
@@ -183,8 +158,10 @@ static void route_facts(const struct gcm_ctx *ctx, struct eip93_route_msg *m,
 		.room = outsize >= inl, /* the delegate reports a short buffer itself */
 		.in = in,
 		.out = out,
+		.enc = ctx->sh.enc,
+		.ivlen = ctx->sh.ivlen,
 	};
-	eip93_pipeline_facts(ctx, m);
+	eip93_pipeline_facts(&ctx->base, m);
 }
 
 /* The reason a message without data ends in software (counted at its final). */
@@ -193,25 +170,30 @@ enum eip93_sw_reason eip93_offload_reason_empty(const struct gcm_ctx *ctx)
 	struct eip93_route_msg m;
 
 	route_facts(ctx, &m, NULL, 0, NULL, 0);
-	return eip93_route(&ctx->env->limits, &m);
+	return eip93_route(&ctx->base.env->limits, &m);
 }
 
 /* The generic shape's engine step: the whole first data as one engine operation. */
-static int generic_engine(struct gcm_ctx *ctx, struct eip93_pipe_io *io, size_t len)
+static int generic_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len)
 {
-	int e = engine_data(ctx, io->out, io->in, len);
+	int e = engine_data(gcm_of(c), io->out, io->in, len);
 
 	if (e == 0)
 		*io->outl = len;
 	return e;
 }
 
+/* The shadow follows: the engine took the data, or the delegate did (or refused it). */
+static inline __attribute__((always_inline)) void generic_moved(struct eip93_cctx *c, int engine,
+								size_t len)
+{
+	eip93_shadow_ev(gcm_of(c), engine ? EIP93_EV_ENGINE : EIP93_EV_DATA, NULL, len);
+}
+
 static const struct eip93_pipe_shape generic_shape = {
 	.where = "data",
-	.ev_engine = EIP93_EV_ENGINE,
-	.ev_sw = EIP93_EV_DATA,
-	.ev_len = 1,
 	.engine = generic_engine,
+	.moved = generic_moved,
 };
 
 int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned char *out,
@@ -223,7 +205,7 @@ int eip93_offload_first_data(struct gcm_ctx *ctx, eip93_sw_op_fn sw_op, unsigned
 	struct eip93_route_msg m;
 
 	route_facts(ctx, &m, out, outsize, in, inl);
-	return eip93_pipeline_run(ctx, &generic_shape, &m, &io);
+	return eip93_pipeline_run(&ctx->base, &generic_shape, &m, &io);
 }
 
 int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize)
@@ -232,7 +214,7 @@ int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, s
 
 	/* The delegate's final moves its state machine on; its tag saw no data. */
 	ERR_set_mark();
-	ok = ctx->sw->final(ctx->swctx, out, outl, outsize);
+	ok = ctx->base.sw->final(ctx->base.swctx, out, outl, outsize);
 	ERR_pop_to_mark();
 	if (ctx->sh.enc && ok) {
 		/* Its tag buffer owes the engine's tag (until its next final overwrites it). */
@@ -244,7 +226,7 @@ int eip93_offload_final(struct gcm_ctx *ctx, unsigned char *out, size_t *outl, s
 		ok = 1; /* decrypting, the engine verified the tag */
 	}
 	*outl = 0;
-	eip93_offload_release(ctx, 0);
+	eip93_cctx_release(&ctx->base, 0);
 	eip93_shadow_ev(ctx, EIP93_EV_FINAL, NULL, 0);
 	return ok;
 }
