@@ -129,21 +129,6 @@ static void on_aad(struct eip93_shadow *s, const unsigned char *aad, size_t len)
 	s->aadlen += len;
 }
 
-static void on_data(struct eip93_shadow *s, size_t len, enum eip93_msg_state to)
-{
-	if (s->iv_state == EIP93_IV_READY)
-		s->iv_state = EIP93_IV_STARTED;
-	/*
-	 * Even without data, the delegate's data call closes the AAD's last
-	 * partial block: AAD that follows starts a new block, which one AEAD
-	 * operation cannot express.
-	 */
-	if (len == 0 && to == EIP93_MSG_SOFTWARE && s->aadlen % 16 != 0)
-		s->iv_state = EIP93_IV_NONE;
-	if (len > 0 || to == EIP93_MSG_ENGINE)
-		s->msg = to;
-}
-
 static void on_final(struct eip93_shadow *s)
 {
 	if (s->iv_state != EIP93_IV_NONE)
@@ -258,7 +243,7 @@ static void on_tag(struct eip93_shadow *s, const unsigned char *tag, size_t len)
 	}
 }
 
-void eip93_shadow_move(struct eip93_shadow *s, const struct eip93_shadow_ev *e)
+void eip93_shadow_step(struct eip93_shadow *s, const struct eip93_shadow_ev *e)
 {
 	switch (e->ev) {
 	case EIP93_EV_INIT:
@@ -274,10 +259,10 @@ void eip93_shadow_move(struct eip93_shadow *s, const struct eip93_shadow_ev *e)
 		on_aad(s, e->data, e->len);
 		break;
 	case EIP93_EV_DATA:
-		on_data(s, e->len, EIP93_MSG_SOFTWARE);
+		eip93_shadow_on_data(s, e->len, EIP93_MSG_SOFTWARE);
 		break;
 	case EIP93_EV_ENGINE:
-		on_data(s, e->len, EIP93_MSG_ENGINE);
+		eip93_shadow_on_data(s, e->len, EIP93_MSG_ENGINE);
 		break;
 	case EIP93_EV_REPLAY:
 		s->msg = EIP93_MSG_SOFTWARE;
