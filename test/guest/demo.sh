@@ -9,29 +9,14 @@
 # engine's AES-CTR alone); the last transfer again through the kernel's AES-GCM
 # over it (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)).
 set -eu
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-cat >/tmp/openssl.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93,?eip93.offload=yes
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-CNF
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
+eip93_cnf /tmp/openssl.cnf '?provider=eip93,?eip93.offload=yes'
 export OPENSSL_CONF=/tmp/openssl.cnf
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 { cat /tmp/openssl.cnf; echo "kernel-algorithm = $G"; } >/tmp/kgcm.cnf
 want_kalg='ctr(aes-eip93)'
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 
 echo "== loading the simulated EIP93 driver (ctr(aes-eip93), priority 1500)"
 insmod /lib/eip93/eip93_sim.ko
@@ -42,8 +27,7 @@ openssl list -providers -verbose | sed -n '/eip93$/,/build info/p'
 echo "== AES-GCM implementations offered"
 openssl list -cipher-algorithms | grep -i 'aes-256-gcm'
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost \
-  -days 1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null
+test_cert
 head -c 4194304 /dev/urandom >/tmp/upload
 want=$(sha256sum /tmp/upload | cut -d' ' -f1)
 status=0

@@ -37,7 +37,8 @@ target_link_libraries(eip93-afalg-check PRIVATE PkgConfig::LIBCRYPTO)
 find_program(OPENSSL_CLI openssl REQUIRED)
 
 # What every guest gets: both builds of the provider, the openssl command,
-# the test programs, the device-tree fixtures and the simulated driver.
+# the test programs, the scripts' shared library (guest/lib.sh), the
+# device-tree fixtures and the simulated driver.
 set(GUEST_COMMON
   --cache ${EIP93_GUEST_CACHE}
   --module ${GUEST_KMOD}/eip93_sim.ko
@@ -45,6 +46,7 @@ set(GUEST_COMMON
   --add $<TARGET_FILE:eip93_hooks>:/opt/eip93/hooks/eip93.so
   --add ${OPENSSL_CLI}:/usr/bin/openssl
   --add $<TARGET_FILE:eip93-gate-check>:/usr/bin/eip93-gate-check
+  --add ${GUEST_DIR}/lib.sh:/opt/eip93/guest-lib.sh
   --add-dir ${CMAKE_CURRENT_SOURCE_DIR}/data:/opt/eip93/data)
 
 # eip93_guest_test(<name> <script> [extra run.sh arguments...])

@@ -12,7 +12,7 @@ C=/opt/eip93/cavp
 
 check_openssl /usr/bin/eip93-cavp
 load_driver
-conf /tmp/prefer.cnf '?provider=eip93'
+eip93_cnf /tmp/prefer.cnf '?provider=eip93'
 export OPENSSL_CONF=/tmp/prefer.cnf
 
 before=$(ops)

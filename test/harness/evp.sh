@@ -17,8 +17,8 @@ E=/opt/eip93/evp
 
 check_openssl /usr/bin/evp_test
 load_driver
-conf /tmp/force.cnf 'provider=eip93'
-conf /tmp/prefer.cnf '?provider=eip93'
+eip93_cnf /tmp/force.cnf 'provider=eip93'
+eip93_cnf /tmp/prefer.cnf '?provider=eip93'
 
 # extract MODE IN OUT: keep the stanzas of AES-GCM ciphers (MODE cipher) or
 # GMAC (MODE mac, adding the properties control); prints how many.

@@ -32,7 +32,7 @@ fi
 rm -f /tmp/gen-engine.txt /tmp/gen-software.txt
 
 load_driver
-conf /tmp/force.cnf 'provider=eip93'
+eip93_cnf /tmp/force.cnf 'provider=eip93'
 
 # run NAME FILE: evp_test passes every case of FILE, none skipped.
 run() {

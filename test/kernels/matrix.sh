@@ -14,37 +14,19 @@
 # Prints "EIP93-KERNEL-ROW|<kver>|<restrict>|<verdict>|<status>|<driver ops>" for the
 # docs table, one line per composition run.
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 kver=$EIP93_GUEST_KVER
 mode=${EXPECT%%:*} want=${EXPECT#*:}
 C='ctr(aes-eip93)'
 
 # conf [eip93 section lines...]: /tmp/openssl.cnf preferring eip93.
-conf() {
-  {
-    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
-    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = ?provider=eip93\n'
-    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
-    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
-    for l in "$@"; do printf '%s\n' "$l"; done
-  } >/tmp/openssl.cnf
-}
+conf() { eip93_cnf /tmp/openssl.cnf '?provider=eip93' "$@"; }
 conf
 export OPENSSL_CONF=/tmp/openssl.cnf
 # dconf [eip93 section lines...]: /tmp/diff.cnf, eip93-diff's (both providers, no default properties).
-dconf() {
-  {
-    printf 'openssl_conf = c\n[c]\nproviders = p\n[p]\neip93 = e\ndefault = d\n[d]\nactivate = 1\n'
-    printf '[e]\nactivate = 1\n'
-    for l in "$@"; do printf '%s\n' "$l"; done
-  } >/tmp/diff.cnf
-}
+dconf() { eip93_cnf /tmp/diff.cnf '' "$@"; }
 dconf
 
 insmod /lib/eip93/eip93_sim.ko || { bad "insmod eip93_sim.ko"; exit 1; }

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck shell=sh
 # Shared by the servers suite's guest scripts (busybox sh, sourced).
 #
 # Every server runs twice: an "optimized" instance (eip93 on: the hooks build
@@ -10,9 +11,9 @@
 # (ops: delta of the simulated driver's operation counter over the transfer).
 
 S=/opt/servers
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 export OPENSSL_CONF=/etc/ssl/openssl-eip93.cnf
 MiB=1048576
 status=0
@@ -23,8 +24,6 @@ fail() {
   # shellcheck disable=SC2034 # read by the scripts that source this file
   status=1
 }
-
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 
 # Centiseconds since boot.
 now_cs() {

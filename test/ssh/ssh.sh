@@ -15,45 +15,18 @@
 #     socket()) gets eligible packets: they must go to software, not kill it
 # Prints SSH-ROW|cipher|server|client|bytes|sha256 up|sha256 down|ops lines.
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 SIZE=${SSH_SIZE:-33554432}
 LOGINS=${SSH_LOGINS:-50}
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 
-cat >/etc/eip93-opt.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-max-size = 36864
-CNF
+eip93_cnf /etc/eip93-opt.cnf '?provider=eip93' 'max-size = 36864'
 # For the logins: every message from 16 bytes up is eligible, so that the
 # pre-auth child's own packets (kex, userauth: well under 4 KiB) would make
 # the provider open a key there - under OpenSSH's filter, socket() kills.
-sed 's/^max-size = 36864$/max-size = 36864\nmin-size = 16/' /etc/eip93-opt.cnf >/etc/eip93-small.cnf
-cat >/etc/eip93-plain.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-[default_sect]
-activate = 1
-CNF
+eip93_cnf /etc/eip93-small.cnf '?provider=eip93' 'max-size = 36864' 'min-size = 16'
+plain_cnf /etc/eip93-plain.cnf
 
 insmod /lib/eip93/eip93_sim.ko || { bad "insmod"; exit 1; }
 # The optimized sides bind the gate's first choice, the engine's AES-CTR alone.
