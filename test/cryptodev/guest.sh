@@ -66,31 +66,15 @@ fi
 export EIP93_TEST_ENGINE=cryptodev
 seed=${EIP93_DIFF_SEED:-$(date +%s)}
 
-# run LABEL KALG CASES [eip93-diff arguments...]
-run() {
-  label=$1 kalg=$2 cases=$3
-  shift 3
-  before=$(ops)
-  start=$(date +%s)
-  /usr/bin/eip93-diff --seed "$seed" --cases "$cases" --require-engine --no-kernel "$@" >/tmp/diff.out 2>&1 ||
-    bad "$label: eip93-diff failed"
-  cat /tmp/diff.out
-  d=$(( $(ops) - before ))
-  echo "differential over /dev/crypto ($label): $(( $(date +%s) - start ))s, simulated engine ops +$d"
-  grep -qxF "eip93 gate: enabled: $kalg via /dev/crypto" /tmp/diff.out &&
-    ok "$label: the gate bound $kalg through /dev/crypto" ||
-    bad "$label: the gate did not bind $kalg"
-  [ "$d" -gt 0 ] && ok "$label: the simulated engine computed (ops +$d)" ||
-    bad "$label: the simulated engine's counter did not move"
-}
-
-run "CTR-only composition" "$CTR" "${EIP93_DIFF_CASES:-10000}"
+diff_road=/dev/crypto
+diff_run "CTR-only composition" "$CTR" "${EIP93_DIFF_CASES:-10000}" --no-kernel
 
 # The kernel AES-GCM composition chosen by the configuration file alone
 # (engine-backend = cryptodev, no test override).
 eip93_cnf /tmp/kgcm.cnf '' "kernel-algorithm = $G" "engine-backend = cryptodev"
 unset EIP93_TEST_ENGINE
-run "kernel AES-GCM composition, engine-backend = cryptodev" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" --config /tmp/kgcm.cnf
+diff_run "kernel AES-GCM composition, engine-backend = cryptodev" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" \
+  --no-kernel --config /tmp/kgcm.cnf
 export EIP93_TEST_ENGINE=cryptodev
 
 # took SECTION: the seconds since the previous section ended (CI time, reported).
@@ -135,42 +119,16 @@ took "seccomp children"
 if [ -x /usr/sbin/sshd ]; then
   plain_cnf /tmp/plain.cnf
   eip93_cnf /etc/eip93-small.cnf '?provider=eip93' 'max-size = 36864' 'min-size = 16'
-  grep -q '^sshd:' /etc/passwd || echo 'sshd:x:100:65534:sshd:/run/sshd:/bin/false' >>/etc/passwd
-  mkdir -p /run/sshd /etc/ssh /root/.ssh /var/empty
-  chmod 0755 /run/sshd
-  chmod 0700 /root/.ssh
-  ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key
-  ssh-keygen -q -t ed25519 -N '' -f /root/.ssh/id_ed25519
-  cp /root/.ssh/id_ed25519.pub /root/.ssh/authorized_keys
-  cat >/etc/ssh/sshd_config <<'CFG'
-Port 2222
-ListenAddress 127.0.0.1
-HostKey /etc/ssh/ssh_host_ed25519_key
-PermitRootLogin yes
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-Ciphers aes128-gcm@openssh.com,aes256-gcm@openssh.com
-PidFile /run/sshd.pid
-CFG
-  OPENSSL_CONF=/etc/eip93-small.cnf /usr/sbin/sshd -f /etc/ssh/sshd_config -E /tmp/sshd.log
-  i=0
-  while [ ! -f /run/sshd.pid ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-  cssh() {
-    OPENSSL_CONF=/tmp/plain.cnf /usr/bin/ssh -F /dev/null -p 2222 -c aes256-gcm@openssh.com \
-      -i /root/.ssh/id_ed25519 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-      -o LogLevel=ERROR -o BatchMode=yes root@127.0.0.1 "$1"
-  }
+  sshd_setup
+  start_sshd /etc/eip93-small.cnf
   before=$(ops)
   n=0 i=0
   while [ $i -lt "${CDEV_LOGINS:=50}" ]; do
     i=$((i + 1))
-    out=$(cssh 'echo login-ok') && [ "$out" = login-ok ] && n=$((n + 1))
+    out=$(cssh /tmp/plain.cnf aes256-gcm@openssh.com 'echo login-ok') && [ "$out" = login-ok ] && n=$((n + 1))
   done
   head -c 1048576 /dev/urandom >/tmp/up
-  cssh 'cat >/tmp/recv' </tmp/up
+  cssh /tmp/plain.cnf aes256-gcm@openssh.com 'cat >/tmp/recv' </tmp/up
   [ "$(sha256sum </tmp/recv)" = "$(sha256sum </tmp/up)" ] && ok "sshd: 1 MiB upload, SHA-256 right" ||
     bad "sshd: the upload's SHA-256 differs"
   d=$(( $(ops) - before ))

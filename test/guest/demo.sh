@@ -38,25 +38,14 @@ transfer() {
   label=$1
   shift
   port=$((port + 1))
-  rm -f /tmp/recv
-  (sleep 60 | openssl s_server -accept "$port" -cert /tmp/cert.pem -key /tmp/key.pem \
-     -naccept 1 -quiet "$@" >/tmp/recv 2>/tmp/server.err) &
-  sleep 1
-  before=$(ops)
-  start=$(date +%s)
-  openssl s_client -connect "127.0.0.1:$port" -quiet -no_ign_eof -nocommands "$@" </tmp/upload \
-    >/dev/null 2>/tmp/client.err || true
-  # The server has everything once its output stops growing at the upload's size.
-  i=0
-  while [ "$(wc -c </tmp/recv)" -lt 4194304 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-  kill %1 2>/dev/null || true
+  tls_send "$port" 4194304 "$@"
   [ "$(wc -c </tmp/recv)" -eq 4194304 ] || { echo "   received $(wc -c </tmp/recv) bytes"; cat /tmp/server.err /tmp/client.err; }
   got=$(sha256sum /tmp/recv | cut -d' ' -f1)
-  delta=$(( $(ops) - before ))
+  delta=$(( $(ops) - tls_ops0 ))
   if [ "$got" = "$want" ]; then verdict=OK; else verdict=MISMATCH; status=1; fi
   [ "$delta" -gt 0 ] || { echo "   no engine operations: the offload did not happen"; status=1; }
   printf '   %-40s 4 MiB  sha256 %s  %ss  driver ops +%s\n' "$label" "$verdict" \
-    "$(( $(date +%s) - start ))" "$delta"
+    "$(( $(date +%s) - tls_t0 ))" "$delta"
   grep -h '^eip93:' /tmp/server.err /tmp/client.err | sort -u | sed 's/^/      stderr: /'
   [ "$(cat /tmp/server.err /tmp/client.err | grep -c "^eip93: .*enabled.* via $want_kalg\$")" -eq 2 ] ||
     { echo "   the server's and the client's notices do not both name $want_kalg"; status=1; }

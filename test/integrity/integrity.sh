@@ -173,20 +173,12 @@ transfer() {
   label=$1
   shift
   port=$((port + 1))
-  rm -f /tmp/recv
   echo 0 >$P/fault
   echo -1 >$P/fault_block
   echo 24 >$P/fault_after   # the handshake's key checks pass first
   f0=$(cat $P/faults)
   echo 1 >$P/fault
-  (sleep 60 | OPENSSL_CONF=/tmp/openssl.cnf openssl s_server -accept "$port" -cert /tmp/cert.pem \
-     -key /tmp/key.pem -naccept 1 -quiet "$@" >/tmp/recv 2>/tmp/server.err) &
-  sleep 1
-  OPENSSL_CONF=/tmp/openssl.cnf openssl s_client -connect "127.0.0.1:$port" -quiet -no_ign_eof \
-    -nocommands "$@" </tmp/upload >/dev/null 2>/tmp/client.err || true
-  i=0
-  while [ "$(wc -c </tmp/recv)" -lt 2097152 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-  kill %1 2>/dev/null || true
+  OPENSSL_CONF=/tmp/openssl.cnf tls_send "$port" 2097152 "$@"
   echo 0 >$P/fault
   f1=$(cat $P/faults)
   got=$(sha256sum /tmp/recv | cut -d' ' -f1)

@@ -32,44 +32,9 @@ insmod /lib/eip93/eip93_sim.ko || { bad "insmod"; exit 1; }
 # The optimized sides bind the gate's first choice, the engine's AES-CTR alone.
 OPENSSL_CONF=/etc/eip93-opt.cnf eip93-gate-check enabled "enabled: ctr(aes-eip93)" >/tmp/gc.out 2>&1 &&
   ok "the optimized configuration's gate binds ctr(aes-eip93)" || { bad "gate"; cat /tmp/gc.out; }
-echo 'sshd:x:100:65534:sshd:/run/sshd:/bin/false' >>/etc/passwd
-mkdir -p /run/sshd /etc/ssh /root/.ssh /var/empty
-chmod 0755 /run/sshd; chmod 0700 /root/.ssh
-ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key || bad "host key"
-ssh-keygen -q -t ed25519 -N '' -f /root/.ssh/id_ed25519 || bad "user key"
-cp /root/.ssh/id_ed25519.pub /root/.ssh/authorized_keys
-cat >/etc/ssh/sshd_config <<'CFG'
-Port 2222
-ListenAddress 127.0.0.1
-HostKey /etc/ssh/ssh_host_ed25519_key
-PermitRootLogin yes
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-Ciphers aes128-gcm@openssh.com,aes256-gcm@openssh.com
-Subsystem sftp internal-sftp
-PidFile /run/sshd.pid
-CFG
+sshd_setup
 head -c "$SIZE" /dev/urandom >/tmp/up
 up_sum=$(sha256sum /tmp/up | cut -d' ' -f1)
-
-# start_sshd CNF: (re)start sshd with that OpenSSL config.
-start_sshd() {
-  [ -f /run/sshd.pid ] && kill "$(cat /run/sshd.pid)" 2>/dev/null && sleep 1
-  rm -f /run/sshd.pid
-  OPENSSL_CONF=$1 /usr/sbin/sshd -f /etc/ssh/sshd_config -E /tmp/sshd.log
-  i=0
-  while [ ! -f /run/sshd.pid ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-  [ -f /run/sshd.pid ] || { bad "sshd did not start"; cat /tmp/sshd.log; }
-}
-# cssh CNF CIPHER CMD: the client with that OpenSSL config.
-cssh() {
-  OPENSSL_CONF=$1 /usr/bin/ssh -F /dev/null -p 2222 -c "$2" -i /root/.ssh/id_ed25519 \
-    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
-    -o BatchMode=yes root@127.0.0.1 "$3"
-}
 
 # pair SERVER CLIENT CIPHER: one upload and one download.
 pair() {
