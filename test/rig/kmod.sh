@@ -25,11 +25,6 @@
 set -euo pipefail
 
 me=kmod
-die() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
-
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=test/rig/lib.sh
 . "$here/lib.sh"

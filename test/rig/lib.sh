@@ -3,9 +3,18 @@
 #
 # lib.sh: the rig's data, sourced by run.sh, prepare.sh, kmod.sh and
 # kernel-abi.sh, and the command line prepare.sh and kmod.sh share.  The
-# callers define die() and me.
+# callers set me (their name in messages).
 # shellcheck disable=SC2034 # the variables set here are the callers' data
 #
+# die MESSAGE: "$me: error: MESSAGE" on stderr, exit 1 (a caller that
+# defined its own die() before sourcing this keeps it).
+if ! declare -F die >/dev/null; then
+    die() {
+        echo "$me: error: $*" >&2
+        exit 1
+    }
+fi
+
 # rig_arch ARCH sets, for a guest architecture (x86_64 | arm64):
 #   debarch      Debian architecture of the kernel packages (amd64 | arm64)
 #   qemu         the QEMU system emulator

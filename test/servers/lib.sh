@@ -74,6 +74,28 @@ wait_port() {
   done
 }
 
+# nginx_pair: nginx with /etc/nginx/nginx.conf (optimized) on 443 and a copy
+# of it on 1443 with EIP93_PROVIDER=off (ordinary; /run/nginx-ord.pid,
+# error-ord.log), both listening.
+nginx_pair() {
+  sed -e 's/listen 443 /listen 1443 /' -e 's#/run/nginx.pid#/run/nginx-ord.pid#' \
+    -e 's#/var/log/nginx/error.log#/var/log/nginx/error-ord.log#' \
+    /etc/nginx/nginx.conf >/etc/nginx/nginx-ord.conf
+  nginx
+  EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-ord.conf
+  wait_port 443
+  wait_port 1443
+}
+
+# start_origin: the proxies' origin, an ordinary nginx serving plain HTTP on
+# 127.0.0.1:8080 (conf/nginx-backend.conf), listening.
+start_origin() {
+  cp $S/conf/nginx-backend.conf /etc/nginx/nginx-backend.conf
+  echo "== origin: nginx, plain HTTP on 127.0.0.1:8080"
+  EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-backend.conf
+  wait_port 8080
+}
+
 # curl_tls PROTO CIPHER: curl's options for one protocol and cipher.
 curl_tls() {
   case "$1" in
