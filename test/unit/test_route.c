@@ -52,40 +52,137 @@ static struct eip93_route_msg eligible(int enc)
 	return m;
 }
 
-static void test_eligible(void)
-{
-	struct eip93_route_msg m;
+/*
+ * The scenarios as tables: a step starts again from eligible(enc) (F_FRESH),
+ * or sets one field of the message, then checks the reason eip93_route()
+ * gives (unless NO_CHECK).
+ */
+enum field {
+	F_FRESH,
+	F_ENGINE,
+	F_KEY_SET,
+	F_KEY_FAILED,
+	F_IVLEN,
+	F_IV_USABLE,
+	F_TLS,
+	F_TLS_OK,
+	F_TAGLEN,
+	F_AADLEN,
+	F_LEN,
+	F_ROOM,
+	F_ADAPT,
+};
 
-	for (int enc = 0; enc <= 1; enc++) {
-		m = eligible(enc);
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.len = 4096;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.len = 32768;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.len = 4095;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-		m.len = 32769;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-		m.len = 0;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-		m = eligible(enc);
-		m.aadlen = 0;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.aadlen = 512;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.aadlen = 513;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_AAD);
+#define NO_CHECK (-1)
+
+struct step {
+	enum field field;
+	size_t value; /* F_FRESH: enc (2: the scenario's own) */
+	int want;     /* enum eip93_sw_reason, or NO_CHECK */
+};
+
+static void set_field(struct eip93_route_msg *m, enum field f, size_t v)
+{
+	switch (f) {
+	case F_FRESH:
+		break;
+	case F_ENGINE:
+		m->engine_available = (int)v;
+		break;
+	case F_KEY_SET:
+		m->key_set = (int)v;
+		break;
+	case F_KEY_FAILED:
+		m->key_failed = (int)v;
+		break;
+	case F_IVLEN:
+		m->ivlen = v;
+		break;
+	case F_IV_USABLE:
+		m->iv_usable = (int)v;
+		break;
+	case F_TLS:
+		m->tls = (int)v;
+		break;
+	case F_TLS_OK:
+		m->tls_ok = (int)v;
+		break;
+	case F_TAGLEN:
+		m->taglen = v;
+		break;
+	case F_AADLEN:
+		m->aadlen = v;
+		break;
+	case F_LEN:
+		m->len = v;
+		break;
+	case F_ROOM:
+		m->room = (int)v;
+		break;
+	case F_ADAPT:
+		m->adapt_sw = (int)v;
+		break;
 	}
 }
+
+/* Run the steps from eligible(enc); a F_FRESH step of value 2 starts from it again. */
+static void run_steps(const struct step *s, size_t n, int enc)
+{
+	struct eip93_route_msg m = eligible(enc);
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].field == F_FRESH)
+			m = eligible(s[i].value == 2 ? enc : (int)s[i].value);
+		else
+			set_field(&m, s[i].field, s[i].value);
+		if (s[i].want != NO_CHECK)
+			CHECK_EQ_INT(route(&lim, &m), s[i].want);
+	}
+}
+
+#define RUN_STEPS(steps, enc) run_steps((steps), sizeof(steps) / sizeof((steps)[0]), (enc))
+
+/* The size and AAD bounds, both directions. */
+static const struct step eligible_steps[] = {
+	{ F_LEN, 16384, EIP93_SW_NONE },  { F_LEN, 4096, EIP93_SW_NONE },
+	{ F_LEN, 32768, EIP93_SW_NONE },  { F_LEN, 4095, EIP93_SW_SIZE },
+	{ F_LEN, 32769, EIP93_SW_SIZE },  { F_LEN, 0, EIP93_SW_SIZE },
+	{ F_FRESH, 2, NO_CHECK },	  { F_AADLEN, 0, EIP93_SW_NONE },
+	{ F_AADLEN, 512, EIP93_SW_NONE }, { F_AADLEN, 513, EIP93_SW_AAD },
+};
+
+static void test_eligible(void)
+{
+	for (int enc = 0; enc <= 1; enc++)
+		RUN_STEPS(eligible_steps, enc);
+}
+
+static const struct step reason_steps[] = {
+	{ F_FRESH, 1, NO_CHECK },
+	{ F_ENGINE, 0, EIP93_SW_GATE },
+	{ F_FRESH, 1, NO_CHECK },
+	{ F_KEY_FAILED, 1, EIP93_SW_KEYCHECK },
+	/* Adaptive routing's fact comes last: every other reason wins over it. */
+	{ F_FRESH, 0, NO_CHECK },
+	{ F_ADAPT, 1, EIP93_SW_ADAPT },
+	{ F_KEY_FAILED, 1, EIP93_SW_KEYCHECK },
+	{ F_FRESH, 1, NO_CHECK },
+	{ F_ADAPT, 1, NO_CHECK },
+	{ F_LEN, 10, EIP93_SW_SIZE },
+	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
+	{ F_FRESH, 0, NO_CHECK },
+	{ F_ENGINE, 0, NO_CHECK },
+	{ F_IVLEN, 8, EIP93_SW_GATE },
+	{ F_ENGINE, 1, NO_CHECK },
+	{ F_TAGLEN, 4, EIP93_SW_NONCE },
+	{ F_IVLEN, 12, NO_CHECK },
+	{ F_LEN, 10, EIP93_SW_TAG },
+};
 
 static void test_reasons(void)
 {
 	struct eip93_route_msg m;
 
-	m = eligible(1);
-	m.engine_available = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
 	for (size_t iv = 1; iv <= 64; iv++) {
 		m = eligible(1);
 		m.ivlen = iv;
@@ -100,64 +197,33 @@ static void test_reasons(void)
 		m.taglen = t;
 		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 	}
-	m = eligible(1);
-	m.key_failed = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEYCHECK);
-	/* Adaptive routing's fact comes last: every other reason wins over it. */
-	m = eligible(0);
-	m.adapt_sw = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_ADAPT);
-	m.key_failed = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEYCHECK);
-	m = eligible(1);
-	m.adapt_sw = 1;
-	m.len = 10;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
-	m = eligible(0);
-	m.engine_available = 0;
-	m.ivlen = 8;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
-	m.engine_available = 1;
-	m.taglen = 4;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
-	m.ivlen = 12;
-	m.len = 10;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_TAG);
+	RUN_STEPS(reason_steps, 1);
 }
 
 /* Every other input that can send a message to software, and their order. */
+static const struct step input_steps[] = {
+	{ F_FRESH, 1, NO_CHECK },
+	{ F_KEY_SET, 0, EIP93_SW_KEY },
+	{ F_ENGINE, 0, EIP93_SW_GATE },
+	{ F_FRESH, 0, NO_CHECK },
+	{ F_IV_USABLE, 0, EIP93_SW_IV },
+	{ F_IVLEN, 16, EIP93_SW_NONCE },
+	{ F_KEY_SET, 0, EIP93_SW_KEY },
+	/* A TLS 1.2 record is judged by its own preconditions, not the generic IV. */
+	{ F_FRESH, 1, NO_CHECK },
+	{ F_TLS, 1, NO_CHECK },
+	{ F_IV_USABLE, 0, EIP93_SW_TLS },
+	{ F_TLS_OK, 1, EIP93_SW_NONE },
+	{ F_IVLEN, 8, EIP93_SW_NONCE },
+	/* No room for the output: the delegate reports it, from software. */
+	{ F_FRESH, 1, NO_CHECK },
+	{ F_ROOM, 0, EIP93_SW_SIZE },
+	{ F_AADLEN, 600, EIP93_SW_AAD },
+};
+
 static void test_inputs(void)
 {
-	struct eip93_route_msg m;
-
-	m = eligible(1);
-	m.key_set = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEY);
-	m.engine_available = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
-	m = eligible(0);
-	m.iv_usable = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_IV);
-	m.ivlen = 16;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
-	m.key_set = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEY);
-	/* A TLS 1.2 record is judged by its own preconditions, not the generic IV. */
-	m = eligible(1);
-	m.tls = 1;
-	m.iv_usable = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_TLS);
-	m.tls_ok = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-	m.ivlen = 8;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
-	/* No room for the output: the delegate reports it, from software. */
-	m = eligible(1);
-	m.room = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-	m.aadlen = 600;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_AAD);
+	RUN_STEPS(input_steps, 1);
 }
 
 static void test_overlap(void)
