@@ -58,6 +58,27 @@ function(eip93_guest_test name script)
     FIXTURES_REQUIRED "guest_kernel;guest_driver" TIMEOUT 400)
 endfunction()
 
+# eip93_guest_programs(<prefix> <program>:<guest path>...): the build
+# machine's programs (from /usr/sbin or /usr/bin) for a guest: <prefix>_ADD,
+# run.sh's --add arguments of those found; <prefix>_MISSING, the others.
+function(eip93_guest_programs prefix)
+  set(add "")
+  set(missing "")
+  foreach(pair ${ARGN})
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 prog)
+    list(GET pair 1 dest)
+    find_program(found_${prog} ${prog} PATHS /usr/sbin /usr/bin NO_CACHE)
+    if(found_${prog})
+      list(APPEND add --add ${found_${prog}}:${dest})
+    else()
+      list(APPEND missing ${prog})
+    endif()
+  endforeach()
+  set(${prefix}_ADD ${add} PARENT_SCOPE)
+  set(${prefix}_MISSING ${missing} PARENT_SCOPE)
+endfunction()
+
 # A sanitized build: only the engine path under ASan+UBSan (the differential
 # program and the hooks module, both sanitized; the openssl command cannot
 # load a sanitized module, so the other guest tests stay in the plain build).
