@@ -7,6 +7,7 @@
 # window, so the simulated driver must see no request.  Negative control:
 # with EIP93_PROVIDER=off the driver cannot fetch its cipher.
 set -u
+# shellcheck source=test/harness/common.sh
 . /opt/eip93/harness/common.sh
 C=/opt/eip93/cavp
 

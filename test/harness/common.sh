@@ -49,3 +49,20 @@ check_openssl() {
 evp_summary() {
   printf '%s\n' "$1" | sed -n 's/.*Completed \([0-9]*\) tests with \([0-9]*\) errors and \([0-9]*\) skipped.*/\1 \2 \3/p' | tail -n 1
 }
+
+# evp_run NAME CONF FILE N: evp_test on FILE under CONF passes its N cases,
+# none skipped; delta: the driver's requests meanwhile.
+evp_run() {
+  before=$(ops)
+  out=$(evp_test -config "$2" "$3" 2>&1)
+  rc=$?
+  delta=$(($(ops) - before))
+  s=$(evp_summary "$out")
+  echo "# $1: evp_test exit $rc, tests/errors/skipped: ${s:-none}, simulated engine ops +$delta"
+  if [ "$rc" -eq 0 ] && [ "$s" = "$4 0 0" ]; then
+    ok "$1: $4 cases passed, none skipped"
+  else
+    bad "$1"
+    printf '%s\n' "$out" | grep -v '^ *[0-9a-f]\{64\}' | tail -n 40
+  fi
+}
