@@ -76,9 +76,9 @@ enum field {
 #define NO_CHECK (-1)
 
 struct step {
-	enum field field;
 	size_t value; /* F_FRESH: enc (2: the scenario's own) */
-	int want;     /* enum eip93_sw_reason, or NO_CHECK */
+	enum field field;
+	int want; /* enum eip93_sw_reason, or NO_CHECK */
 };
 
 static void set_field(struct eip93_route_msg *m, enum field f, size_t v)
@@ -144,11 +144,11 @@ static void run_steps(const struct step *s, size_t n, int enc)
 
 /* The size and AAD bounds, both directions. */
 static const struct step eligible_steps[] = {
-	{ F_LEN, 16384, EIP93_SW_NONE },  { F_LEN, 4096, EIP93_SW_NONE },
-	{ F_LEN, 32768, EIP93_SW_NONE },  { F_LEN, 4095, EIP93_SW_SIZE },
-	{ F_LEN, 32769, EIP93_SW_SIZE },  { F_LEN, 0, EIP93_SW_SIZE },
-	{ F_FRESH, 2, NO_CHECK },	  { F_AADLEN, 0, EIP93_SW_NONE },
-	{ F_AADLEN, 512, EIP93_SW_NONE }, { F_AADLEN, 513, EIP93_SW_AAD },
+	{ 16384, F_LEN, EIP93_SW_NONE },  { 4096, F_LEN, EIP93_SW_NONE },
+	{ 32768, F_LEN, EIP93_SW_NONE },  { 4095, F_LEN, EIP93_SW_SIZE },
+	{ 32769, F_LEN, EIP93_SW_SIZE },  { 0, F_LEN, EIP93_SW_SIZE },
+	{ 2, F_FRESH, NO_CHECK },	  { 0, F_AADLEN, EIP93_SW_NONE },
+	{ 512, F_AADLEN, EIP93_SW_NONE }, { 513, F_AADLEN, EIP93_SW_AAD },
 };
 
 static void test_eligible(void)
@@ -158,25 +158,25 @@ static void test_eligible(void)
 }
 
 static const struct step reason_steps[] = {
-	{ F_FRESH, 1, NO_CHECK },
-	{ F_ENGINE, 0, EIP93_SW_GATE },
-	{ F_FRESH, 1, NO_CHECK },
-	{ F_KEY_FAILED, 1, EIP93_SW_KEYCHECK },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 0, F_ENGINE, EIP93_SW_GATE },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 1, F_KEY_FAILED, EIP93_SW_KEYCHECK },
 	/* Adaptive routing's fact comes last: every other reason wins over it. */
-	{ F_FRESH, 0, NO_CHECK },
-	{ F_ADAPT, 1, EIP93_SW_ADAPT },
-	{ F_KEY_FAILED, 1, EIP93_SW_KEYCHECK },
-	{ F_FRESH, 1, NO_CHECK },
-	{ F_ADAPT, 1, NO_CHECK },
-	{ F_LEN, 10, EIP93_SW_SIZE },
+	{ 0, F_FRESH, NO_CHECK },
+	{ 1, F_ADAPT, EIP93_SW_ADAPT },
+	{ 1, F_KEY_FAILED, EIP93_SW_KEYCHECK },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 1, F_ADAPT, NO_CHECK },
+	{ 10, F_LEN, EIP93_SW_SIZE },
 	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
-	{ F_FRESH, 0, NO_CHECK },
-	{ F_ENGINE, 0, NO_CHECK },
-	{ F_IVLEN, 8, EIP93_SW_GATE },
-	{ F_ENGINE, 1, NO_CHECK },
-	{ F_TAGLEN, 4, EIP93_SW_NONCE },
-	{ F_IVLEN, 12, NO_CHECK },
-	{ F_LEN, 10, EIP93_SW_TAG },
+	{ 0, F_FRESH, NO_CHECK },
+	{ 0, F_ENGINE, NO_CHECK },
+	{ 8, F_IVLEN, EIP93_SW_GATE },
+	{ 1, F_ENGINE, NO_CHECK },
+	{ 4, F_TAGLEN, EIP93_SW_NONCE },
+	{ 12, F_IVLEN, NO_CHECK },
+	{ 10, F_LEN, EIP93_SW_TAG },
 };
 
 static void test_reasons(void)
@@ -202,23 +202,23 @@ static void test_reasons(void)
 
 /* Every other input that can send a message to software, and their order. */
 static const struct step input_steps[] = {
-	{ F_FRESH, 1, NO_CHECK },
-	{ F_KEY_SET, 0, EIP93_SW_KEY },
-	{ F_ENGINE, 0, EIP93_SW_GATE },
-	{ F_FRESH, 0, NO_CHECK },
-	{ F_IV_USABLE, 0, EIP93_SW_IV },
-	{ F_IVLEN, 16, EIP93_SW_NONCE },
-	{ F_KEY_SET, 0, EIP93_SW_KEY },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 0, F_KEY_SET, EIP93_SW_KEY },
+	{ 0, F_ENGINE, EIP93_SW_GATE },
+	{ 0, F_FRESH, NO_CHECK },
+	{ 0, F_IV_USABLE, EIP93_SW_IV },
+	{ 16, F_IVLEN, EIP93_SW_NONCE },
+	{ 0, F_KEY_SET, EIP93_SW_KEY },
 	/* A TLS 1.2 record is judged by its own preconditions, not the generic IV. */
-	{ F_FRESH, 1, NO_CHECK },
-	{ F_TLS, 1, NO_CHECK },
-	{ F_IV_USABLE, 0, EIP93_SW_TLS },
-	{ F_TLS_OK, 1, EIP93_SW_NONE },
-	{ F_IVLEN, 8, EIP93_SW_NONCE },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 1, F_TLS, NO_CHECK },
+	{ 0, F_IV_USABLE, EIP93_SW_TLS },
+	{ 1, F_TLS_OK, EIP93_SW_NONE },
+	{ 8, F_IVLEN, EIP93_SW_NONCE },
 	/* No room for the output: the delegate reports it, from software. */
-	{ F_FRESH, 1, NO_CHECK },
-	{ F_ROOM, 0, EIP93_SW_SIZE },
-	{ F_AADLEN, 600, EIP93_SW_AAD },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 0, F_ROOM, EIP93_SW_SIZE },
+	{ 600, F_AADLEN, EIP93_SW_AAD },
 };
 
 static void test_inputs(void)
