@@ -5,8 +5,9 @@
 # router active on the simulated engine (2000 cases), then a smoke run of the
 # benchmark (one short round; its numbers are printed, never asserted).
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 insmod /lib/eip93/eip93_sim.ko || { echo "not ok - insmod"; exit 1; }
 fail=0
 start=$(date +%s)

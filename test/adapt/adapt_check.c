@@ -41,6 +41,7 @@
 #include <openssl/provider.h>
 
 #include "adapt_pool.h"
+#include "../guest/sim.h"
 
 #define SIMP "/sys/module/eip93_sim/parameters/"
 #define MAXT POOL_MAXT
@@ -64,17 +65,9 @@ static double now_s(void)
 static int sim_set(const char *name, unsigned long v)
 {
 	char path[128];
-	FILE *f;
-	int r;
 
 	snprintf(path, sizeof(path), SIMP "%s", name);
-	f = fopen(path, "w");
-	if (f == NULL)
-		return -errno;
-	r = fprintf(f, "%lu\n", v) > 0 ? 0 : -EIO;
-	if (fclose(f) != 0)
-		r = -EIO;
-	return r;
+	return sim_write(path, (long long)v);
 }
 
 /* A library context whose eip93 section says @lines; software: default only. */

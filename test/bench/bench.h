@@ -18,15 +18,8 @@
 #include <openssl/modes.h>
 #include <openssl/provider.h>
 
-#ifndef AF_ALG
-#define AF_ALG 38
-#endif
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
+#include "../guest/sim.h"
 
-#define IVLEN 12
-#define TAGLEN 16
 #define TLS13_AAD 5
 #define TLS12_AAD 13
 #define TLS12_FIXED 4

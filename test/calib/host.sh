@@ -46,6 +46,15 @@ expect() {
   done
   ok "$desc"
 }
+
+# default_gcm DESC: the configuration refused, AES-GCM comes from the default provider.
+default_gcm() {
+  local out
+  out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -cipher-algorithms 2>&1)
+  grep -q 'aes-256-gcm.*@ default' <<<"$out" && ok "$1: AES-GCM from the default provider" ||
+    bad "$1: cipher list"
+}
+
 # gate: the eip93-status text (the doctor prints it).
 gate() { OPENSSL_CONF=$tmp/eip93.cnf "$doctor" 2>&1 | sed -n 's/^  status  *//p'; }
 
@@ -164,9 +173,7 @@ echo "# the config keys"
 conf 'kernel-algorithm = gcm(aes)'
 expect "kernel-algorithm = gcm(aes): invalid, named" \
   '(disabled: invalid config value kernel-algorithm = "gcm(aes)" (expected one of'
-out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -cipher-algorithms 2>&1)
-grep -q 'aes-256-gcm.*@ default' <<<"$out" && ok "bad kernel-algorithm: AES-GCM from the default provider" ||
-  bad "bad kernel-algorithm: cipher list"
+default_gcm "bad kernel-algorithm"
 conf "kernel-algorithm = $G" "calibration-file = none"
 expect "kernel-algorithm = ...ghash-generic)" "(enabled: $G)"
 conf 'calibration-file = relative'
@@ -191,9 +198,7 @@ grep -qF "(disabled: kernel: AF_ALG bind $C: " <<<"$out" && grep -qF '; kernel: 
 conf 'engine-backend = devcrypto'
 expect "engine-backend = devcrypto: invalid, named" \
   '(disabled: invalid config value engine-backend = "devcrypto"'
-out=$(OPENSSL_CONF=$tmp/eip93.cnf "$openssl" list -cipher-algorithms 2>&1)
-grep -q 'aes-256-gcm.*@ default' <<<"$out" && ok "bad engine-backend: AES-GCM from the default provider" ||
-  bad "bad engine-backend: cipher list"
+default_gcm "bad engine-backend"
 # The fake engine stands in for AF_ALG only: forced onto /dev/crypto it has no backend.
 conf 'engine-backend = cryptodev' 'calibration-file = none'
 expect "fake engine, engine-backend = cryptodev: no backend" \

@@ -4,31 +4,21 @@
 # The hooks build stands in for the AN7581 (device-tree and hwcap hooks), the
 # simulated EIP93 driver is the engine, the calibration goes where the
 # provider looks by default (/var/lib/eip93/calibration).
-M=/opt/eip93
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 P=/sys/module/eip93_sim/parameters
 CAL=/var/lib/eip93/calibration
 C='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 N='gcm_base(ctr(aes-eip93),ghash-neon)'
 L='gcm_base(ctr(aes-eip93),ghash-lib)'
-export OPENSSL_MODULES=$M/hooks OPENSSL_CONF=/tmp/eip93.cnf
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+export OPENSSL_CONF=/tmp/eip93.cnf
 start=$(date +%s)
 
 # conf [eip93 section lines...]: /tmp/eip93.cnf preferring eip93.
 # shellcheck disable=SC2120 # the scripts that source this pass arguments
-conf() {
-  {
-    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
-    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = ?provider=eip93\n'
-    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
-    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
-    for l in "$@"; do printf '%s\n' "$l"; done
-  } >/tmp/eip93.cnf
-}
+conf() { eip93_cnf /tmp/eip93.cnf '?provider=eip93' "$@"; }
 conf
 
 # gate DESC enabled|disabled TEXT...: eip93-gate-check (the verdict in

@@ -11,25 +11,23 @@
 # answers equal the default provider's (eip93-bench exits non-zero
 # otherwise), and the async loop ran on ctr(aes-eip93).  No time is judged.
 set -u
-M=/opt/eip93
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 BENCH=/usr/bin/eip93-bench
 ARGS=${EIP93_BENCH_ARGS:---sections 7}
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
 CTR='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 
 insmod /lib/eip93/eip93_sim.ko || { echo "bench: cannot load the simulated driver"; exit 1; }
 insmod /lib/eip93/cryptodev.ko || { echo "bench: cannot load cryptodev.ko"; exit 1; }
 [ -c /dev/crypto ] || { echo "bench: no /dev/crypto"; exit 1; }
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 echo "bench: guest kernel $(uname -r), clocksource" \
   "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 
 # bench KALG: one run of section 7 with kernel-algorithm = KALG.
 bench() {
-  printf 'openssl_conf = c\n[c]\nproviders = p\n[p]\neip93 = e\ndefault = d\n[d]\nactivate = 1\n[e]\nactivate = 1\nnotice = no\nkernel-algorithm = %s\n' \
-    "$1" >/tmp/bench.cnf
+  eip93_cnf /tmp/bench.cnf '' 'notice = no' "kernel-algorithm = $1"
   before=$(ops)
   # shellcheck disable=SC2086 # ARGS is a list of options
   OPENSSL_CONF=/tmp/bench.cnf $BENCH $ARGS >/tmp/bench.out 2>/tmp/bench.err

@@ -19,36 +19,23 @@
 # 65534) and a missing (module removed) /dev/crypto: software, the reason
 # named, nothing on stderr.
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 CTR='ctr(aes-eip93)'
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
-fail=0
 mark=$(date +%s)
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
-pass() { echo "ok - $*"; }
-flunk() { echo "not ok - $*"; fail=1; }
 
 insmod /lib/eip93/eip93_sim.ko || { echo "not ok - insmod eip93_sim"; exit 1; }
 insmod /lib/eip93/cryptodev.ko || { echo "not ok - insmod cryptodev"; exit 1; }
-[ -c /dev/crypto ] && pass "/dev/crypto is a character device" || flunk "no /dev/crypto"
+[ -c /dev/crypto ] && ok "/dev/crypto is a character device" || bad "no /dev/crypto"
 
 before=$(ops)
-/usr/bin/eip93-cdev-check "$CTR" "$G" || flunk "eip93-cdev-check"
+/usr/bin/eip93-cdev-check "$CTR" "$G" || bad "eip93-cdev-check"
 d=$(( $(ops) - before ))
-[ "$d" -gt 0 ] && pass "the rig's /dev/crypto requests reached the simulated driver (ops +$d)" ||
-  flunk "the rig's /dev/crypto requests did not reach the simulated driver"
+[ "$d" -gt 0 ] && ok "the rig's /dev/crypto requests reached the simulated driver (ops +$d)" ||
+  bad "the rig's /dev/crypto requests did not reach the simulated driver"
 
-# cnf FILE 'KEY = VALUE'...: a configuration loading eip93 (and the default
-# provider) with these keys in its section.
-cnf() {
-  f=$1
-  shift
-  printf '%s\n' "openssl_conf = conf" "[conf]" "providers = provs" "[provs]" \
-    "eip93 = eip93_sect" "default = default_sect" "[default_sect]" "activate = 1" \
-    "[eip93_sect]" "activate = 1" "$@" >"$f"
-}
 
 # AF_ALG out of the way: the AF_ALG backend must now fail to bind, so the
 # cryptodev runs below cannot be served by AF_ALG; by default (engine-backend
@@ -58,20 +45,20 @@ for m in algif_aead algif_skcipher; do
   rmmod "$m" 2>/dev/null || afalg_gone=0
 done
 if [ "$afalg_gone" = 1 ]; then
-  cnf /tmp/afalg.cnf "engine-backend = afalg"
+  eip93_cnf /tmp/afalg.cnf '' "engine-backend = afalg"
   /usr/bin/eip93-diff --cases 1 --no-kernel --config /tmp/afalg.cnf >/tmp/gate-afalg.out 2>&1
   grep '^eip93 gate:' /tmp/gate-afalg.out
   if grep -q '^eip93 gate: disabled' /tmp/gate-afalg.out; then
-    pass "with algif_aead and algif_skcipher removed, engine-backend = afalg keeps the gate closed"
+    ok "with algif_aead and algif_skcipher removed, engine-backend = afalg keeps the gate closed"
   else
-    flunk "engine-backend = afalg: the gate did not stay closed with the socket modules removed"
+    bad "engine-backend = afalg: the gate did not stay closed with the socket modules removed"
     cat /tmp/gate-afalg.out
   fi
   /usr/bin/eip93-diff --cases 1 --no-kernel >/tmp/gate-auto.out 2>&1
   grep '^eip93 gate:' /tmp/gate-auto.out
   grep -qxF "eip93 gate: enabled: $CTR via /dev/crypto" /tmp/gate-auto.out &&
-    pass "engine-backend = auto (the default): the gate opens on $CTR through /dev/crypto" ||
-    flunk "engine-backend = auto: the gate did not open through /dev/crypto"
+    ok "engine-backend = auto (the default): the gate opens on $CTR through /dev/crypto" ||
+    bad "engine-backend = auto: the gate did not open through /dev/crypto"
 else
   echo "# note: the AF_ALG socket modules could not be removed; the backend is still forced"
 fi
@@ -79,31 +66,15 @@ fi
 export EIP93_TEST_ENGINE=cryptodev
 seed=${EIP93_DIFF_SEED:-$(date +%s)}
 
-# run LABEL KALG CASES [eip93-diff arguments...]
-run() {
-  label=$1 kalg=$2 cases=$3
-  shift 3
-  before=$(ops)
-  start=$(date +%s)
-  /usr/bin/eip93-diff --seed "$seed" --cases "$cases" --require-engine --no-kernel "$@" >/tmp/diff.out 2>&1 ||
-    flunk "$label: eip93-diff failed"
-  cat /tmp/diff.out
-  d=$(( $(ops) - before ))
-  echo "differential over /dev/crypto ($label): $(( $(date +%s) - start ))s, simulated engine ops +$d"
-  grep -qxF "eip93 gate: enabled: $kalg via /dev/crypto" /tmp/diff.out &&
-    pass "$label: the gate bound $kalg through /dev/crypto" ||
-    flunk "$label: the gate did not bind $kalg"
-  [ "$d" -gt 0 ] && pass "$label: the simulated engine computed (ops +$d)" ||
-    flunk "$label: the simulated engine's counter did not move"
-}
-
-run "CTR-only composition" "$CTR" "${EIP93_DIFF_CASES:-10000}"
+diff_road=/dev/crypto
+diff_run "CTR-only composition" "$CTR" "${EIP93_DIFF_CASES:-10000}" --no-kernel
 
 # The kernel AES-GCM composition chosen by the configuration file alone
 # (engine-backend = cryptodev, no test override).
-cnf /tmp/kgcm.cnf "kernel-algorithm = $G" "engine-backend = cryptodev"
+eip93_cnf /tmp/kgcm.cnf '' "kernel-algorithm = $G" "engine-backend = cryptodev"
 unset EIP93_TEST_ENGINE
-run "kernel AES-GCM composition, engine-backend = cryptodev" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" --config /tmp/kgcm.cnf
+diff_run "kernel AES-GCM composition, engine-backend = cryptodev" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" \
+  --no-kernel --config /tmp/kgcm.cnf
 export EIP93_TEST_ENGINE=cryptodev
 
 # took SECTION: the seconds since the previous section ended (CI time, reported).
@@ -115,29 +86,18 @@ took() {
 took "differential sections (since the start of the script)"
 
 # ---- an application's processes on /dev/crypto (eip93-cdev-proc) ----
-cat >/tmp/cdev.cnf <<'CNF'
-openssl_conf = conf
-[conf]
-providers = provs
-[provs]
-eip93 = eip93_sect
-default = default_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-CNF
+eip93_cnf /tmp/cdev.cnf ''
 # proc LABEL ARGS...: eip93-cdev-proc with the driver's counter around it.
 proc() {
   label=$1
   shift
   before=$(ops)
   OPENSSL_CONF=/tmp/cdev.cnf /usr/bin/eip93-cdev-proc "$@" >/tmp/proc.out 2>/tmp/proc.err ||
-    flunk "$label: eip93-cdev-proc $*"
+    bad "$label: eip93-cdev-proc $*"
   cat /tmp/proc.out
   d=$(( $(ops) - before ))
-  [ "$d" -gt 0 ] && pass "$label: the simulated engine computed (ops +$d)" ||
-    flunk "$label: the simulated engine's counter did not move"
+  [ "$d" -gt 0 ] && ok "$label: the simulated engine computed (ops +$d)" ||
+    bad "$label: the simulated engine's counter did not move"
 }
 proc "fork" fork
 proc "descriptors after ${CDEV_KEYS:=40} keys" fds "$CDEV_KEYS"
@@ -145,24 +105,10 @@ proc "threads sharing a key" threads 8 "${CDEV_THREAD_MSGS:-25}"
 took "fork, descriptors, threads"
 
 # ---- processes under seccomp (test/sandbox's program) ----
-cat >/tmp/prefer.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-CNF
+eip93_cnf /tmp/prefer.cnf '?provider=eip93'
 OPENSSL_CONF=/tmp/prefer.cnf /usr/bin/eip93-seccomp-check --ops /sys/module/eip93_sim/parameters/ops \
-  >/tmp/sc.out 2>&1 && pass "seccomp children: software, never killed; the control on /dev/crypto" ||
-  { flunk "eip93-seccomp-check over /dev/crypto"; }
+  >/tmp/sc.out 2>&1 && ok "seccomp children: software, never killed; the control on /dev/crypto" ||
+  { bad "eip93-seccomp-check over /dev/crypto"; }
 grep -E '^(ok|not ok)' /tmp/sc.out
 took "seccomp children"
 
@@ -171,61 +117,34 @@ took "seccomp children"
 # (min-size = 16: the pre-auth child's packets are eligible, so that opening
 # /dev/crypto there would be its death) and one transfer checked by SHA-256.
 if [ -x /usr/sbin/sshd ]; then
-  printf 'openssl_conf = c\n[c]\nproviders = p\n[p]\ndefault = d\n[d]\nactivate = 1\n' >/tmp/plain.cnf
-  cp /tmp/prefer.cnf /etc/eip93-small.cnf
-  printf 'max-size = 36864\nmin-size = 16\n' >>/etc/eip93-small.cnf
-  grep -q '^sshd:' /etc/passwd || echo 'sshd:x:100:65534:sshd:/run/sshd:/bin/false' >>/etc/passwd
-  mkdir -p /run/sshd /etc/ssh /root/.ssh /var/empty
-  chmod 0755 /run/sshd
-  chmod 0700 /root/.ssh
-  ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key
-  ssh-keygen -q -t ed25519 -N '' -f /root/.ssh/id_ed25519
-  cp /root/.ssh/id_ed25519.pub /root/.ssh/authorized_keys
-  cat >/etc/ssh/sshd_config <<'CFG'
-Port 2222
-ListenAddress 127.0.0.1
-HostKey /etc/ssh/ssh_host_ed25519_key
-PermitRootLogin yes
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-Ciphers aes128-gcm@openssh.com,aes256-gcm@openssh.com
-PidFile /run/sshd.pid
-CFG
-  OPENSSL_CONF=/etc/eip93-small.cnf /usr/sbin/sshd -f /etc/ssh/sshd_config -E /tmp/sshd.log
-  i=0
-  while [ ! -f /run/sshd.pid ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-  cssh() {
-    OPENSSL_CONF=/tmp/plain.cnf /usr/bin/ssh -F /dev/null -p 2222 -c aes256-gcm@openssh.com \
-      -i /root/.ssh/id_ed25519 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-      -o LogLevel=ERROR -o BatchMode=yes root@127.0.0.1 "$1"
-  }
+  plain_cnf /tmp/plain.cnf
+  eip93_cnf /etc/eip93-small.cnf '?provider=eip93' 'max-size = 36864' 'min-size = 16'
+  sshd_setup
+  start_sshd /etc/eip93-small.cnf
   before=$(ops)
   n=0 i=0
   while [ $i -lt "${CDEV_LOGINS:=50}" ]; do
     i=$((i + 1))
-    out=$(cssh 'echo login-ok') && [ "$out" = login-ok ] && n=$((n + 1))
+    out=$(cssh /tmp/plain.cnf aes256-gcm@openssh.com 'echo login-ok') && [ "$out" = login-ok ] && n=$((n + 1))
   done
   head -c 1048576 /dev/urandom >/tmp/up
-  cssh 'cat >/tmp/recv' </tmp/up
-  [ "$(sha256sum </tmp/recv)" = "$(sha256sum </tmp/up)" ] && pass "sshd: 1 MiB upload, SHA-256 right" ||
-    flunk "sshd: the upload's SHA-256 differs"
+  cssh /tmp/plain.cnf aes256-gcm@openssh.com 'cat >/tmp/recv' </tmp/up
+  [ "$(sha256sum </tmp/recv)" = "$(sha256sum </tmp/up)" ] && ok "sshd: 1 MiB upload, SHA-256 right" ||
+    bad "sshd: the upload's SHA-256 differs"
   d=$(( $(ops) - before ))
-  [ "$n" -eq "$CDEV_LOGINS" ] && pass "sshd: $n of $CDEV_LOGINS logins" ||
-    { flunk "sshd: only $n of $CDEV_LOGINS logins"; tail -n 20 /tmp/sshd.log; }
-  [ "$d" -gt 0 ] && pass "sshd: the post-auth side used the engine through /dev/crypto (ops +$d)" ||
-    flunk "sshd: the engine never took a packet (ops +$d)"
+  [ "$n" -eq "$CDEV_LOGINS" ] && ok "sshd: $n of $CDEV_LOGINS logins" ||
+    { bad "sshd: only $n of $CDEV_LOGINS logins"; tail -n 20 /tmp/sshd.log; }
+  [ "$d" -gt 0 ] && ok "sshd: the post-auth side used the engine through /dev/crypto (ops +$d)" ||
+    bad "sshd: the engine never took a packet (ops +$d)"
   if grep -qiE 'seccomp|violation|signal 31|killed' /tmp/sshd.log; then
-    flunk "sshd: a child was killed"
+    bad "sshd: a child was killed"
     grep -iE 'seccomp|violation|signal 31|killed' /tmp/sshd.log | head -n 5
   else
-    pass "sshd: no child killed"
+    ok "sshd: no child killed"
   fi
   kill "$(cat /run/sshd.pid)" 2>/dev/null
 else
-  flunk "no /usr/sbin/sshd in the guest"
+  bad "no /usr/sbin/sshd in the guest"
 fi
 took "sshd logins and transfer"
 
@@ -236,13 +155,13 @@ gate() {
   label=$1 text=$2
   shift 2
   OPENSSL_CONF=/tmp/cdev.cnf /usr/bin/eip93-cdev-proc "$@" gate "$text" >/tmp/proc.out 2>/tmp/proc.err ||
-    flunk "$label: eip93-cdev-proc"
+    bad "$label: eip93-cdev-proc"
   cat /tmp/proc.out
   if [ -s /tmp/proc.err ]; then
-    flunk "$label: something on stderr"
+    bad "$label: something on stderr"
     cat /tmp/proc.err
   else
-    pass "$label: nothing on stderr"
+    ok "$label: nothing on stderr"
   fi
 }
 chmod 000 /dev/crypto
@@ -251,7 +170,7 @@ chmod 666 /dev/crypto
 if rmmod cryptodev; then
   gate "no /dev/crypto (module not loaded)" ENOENT
 else
-  flunk "cryptodev.ko could not be removed"
+  bad "cryptodev.ko could not be removed"
 fi
 took "unreadable and missing /dev/crypto"
-exit $fail
+[ "$fail" -eq 0 ]

@@ -20,16 +20,8 @@ if(EIP93_CRYPTODEV_SRC AND EXISTS "${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h" AN
   # processes (eip93-cdev-proc, host.cmake), seccomp children (test/sandbox's program),
   # OpenSSH's sshd (the build machine's, as test/ssh takes it), a missing or unreadable device.
   include(${PROJECT_SOURCE_DIR}/test/sandbox/program.cmake)
-  set(CDEV_ADD "")
-  foreach(pair sshd:/usr/sbin/sshd ssh:/usr/bin/ssh ssh-keygen:/usr/bin/ssh-keygen)
-    string(REPLACE ":" ";" pair "${pair}")
-    list(GET pair 0 prog)
-    list(GET pair 1 dest)
-    find_program(CDEV_${prog} ${prog} PATHS /usr/sbin /usr/bin NO_CACHE)
-    if(CDEV_${prog})
-      list(APPEND CDEV_ADD --add ${CDEV_${prog}}:${dest})
-    endif() # missing: guest.sh's sshd section fails, saying so
-  endforeach()
+  # (A missing one: guest.sh's sshd section fails, saying so.)
+  eip93_guest_programs(CDEV sshd:/usr/sbin/sshd ssh:/usr/bin/ssh ssh-keygen:/usr/bin/ssh-keygen)
   eip93_guest_test(cryptodev ${CMAKE_CURRENT_LIST_DIR}/guest.sh
     --module ${CDEV_KMOD}/cryptodev.ko
     --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff

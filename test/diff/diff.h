@@ -165,6 +165,16 @@ struct gforce {
 enum rcorrupt { RC_NONE, RC_EIV, RC_CT, RC_TAG, RC_HDR, RC_N };
 extern const char *const rcorrupt_names[RC_N];
 
+/* One record of a record case (tls12.c, tls13.c). */
+struct rec {
+	int dir;			/* 0: peer 1 sends, 1: peer 2 sends */
+	size_t len;			/* payload; TLS 1.3: inner plaintext, content + type byte */
+	int send_oneshot, recv_oneshot; /* TLS 1.2: EVP_Cipher instead of CipherUpdate */
+	enum rcorrupt corrupt;		/* TLS 1.3: RC_CT, RC_TAG or RC_HDR */
+	size_t at;
+	unsigned char x;
+};
+
 /* What every named script gets: drawn per case from the seed (named.c case_named). */
 struct nshape {
 	int kidx;
@@ -227,6 +237,20 @@ int ref_seal(const EVP_CIPHER *c, const unsigned char *key, const unsigned char 
 /* harness.c */
 void shape_add(struct harness *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void shape_hex(struct harness *h, const unsigned char *p, size_t n);
+/* shape_pair: NAME, then the two peers' N-byte values in hex, comma-separated. */
+void shape_pair(struct harness *h, const char *name, const unsigned char *a, const unsigned char *b,
+		size_t n);
+/*
+ * A record case (tls12.c, tls13.c): records_fn runs shape s's records between
+ * peer 1 (ca) and peer 2 (cb) into t; records_compare runs them with the test
+ * side as peer 1, then with both on the reference (its statistics not
+ * counted), compares the traces and frees the nrec payloads and garbage.
+ */
+typedef void (*records_fn)(struct harness *h, const void *s, const EVP_CIPHER *ca,
+			   const EVP_CIPHER *cb, unsigned char *const *payload,
+			   unsigned char *const *garbage, struct tr *t, int verify);
+void records_compare(struct harness *h, const char *what, records_fn run, const void *s, int kidx,
+		     unsigned char **payload, unsigned char **garbage, int nrec);
 void failf(struct harness *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void compare_tr(struct harness *h, const char *what, const struct tr *x, const char *lx,
 		const struct tr *y, const char *ly);

@@ -46,6 +46,36 @@ void shape_hex(struct harness *h, const unsigned char *p, size_t n)
 		shape_add(h, "%02x", p[i]);
 }
 
+void shape_pair(struct harness *h, const char *name, const unsigned char *a, const unsigned char *b,
+		size_t n)
+{
+	shape_add(h, "%s", name);
+	shape_hex(h, a, n);
+	shape_add(h, ",");
+	shape_hex(h, b, n);
+}
+
+void records_compare(struct harness *h, const char *what, records_fn run, const void *s, int kidx,
+		     unsigned char **payload, unsigned char **garbage, int nrec)
+{
+	struct stats saved;
+
+	shape_add(h, " (peer1=%s, peer2=%s; compared with both on %s)", h->test.label, h->ref.label,
+		  h->ref.label);
+	tr_reset(&h->ta);
+	tr_reset(&h->tb);
+	run(h, s, h->test.c[kidx], h->ref.c[kidx], payload, garbage, &h->ta, 1);
+	/* the reference run must not count as traffic of the test side */
+	saved = h->st;
+	run(h, s, h->ref.c[kidx], h->ref.c[kidx], payload, garbage, &h->tb, 0);
+	h->st = saved;
+	compare_tr(h, what, &h->ta, h->test.label, &h->tb, "both-default");
+	for (int i = 0; i < nrec; i++) {
+		free(payload[i]);
+		free(garbage[i]);
+	}
+}
+
 void failf(struct harness *h, const char *fmt, ...)
 {
 	if (!h->case_failed) {

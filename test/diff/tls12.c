@@ -130,15 +130,6 @@ void case_ivgen(struct harness *h, struct rng *r)
 
 const char *const rcorrupt_names[RC_N] = { "none", "explicit-iv", "ciphertext", "tag", "header" };
 
-struct t12rec {
-	int dir;			/* 0: peer 1 sends, 1: peer 2 sends */
-	size_t len;			/* payload */
-	int send_oneshot, recv_oneshot; /* EVP_Cipher instead of CipherUpdate */
-	enum rcorrupt corrupt;
-	size_t at;
-	unsigned char x;
-};
-
 struct t12shape {
 	int kidx;
 	unsigned char key[2][32];
@@ -147,7 +138,7 @@ struct t12shape {
 	unsigned char seq[2][8];
 	unsigned char type;
 	int nrec;
-	struct t12rec rec[MAX_REC];
+	struct rec rec[MAX_REC];
 };
 
 /*
@@ -156,10 +147,11 @@ struct t12shape {
  * peer 2, channel 1 the other way. verify: check every sealed record
  * against an independent computation (reference one-shot and kernel).
  */
-static void t12_run(struct harness *h, const struct t12shape *s, const EVP_CIPHER *ca,
+static void t12_run(struct harness *h, const void *shape, const EVP_CIPHER *ca,
 		    const EVP_CIPHER *cb, unsigned char *const *payload,
 		    unsigned char *const *garbage, struct tr *t, int verify)
 {
+	const struct t12shape *s = shape;
 	EVP_CIPHER_CTX *w[2], *rd[2];
 	unsigned char wseq[2][8], rseq[2][8], prev_eiv[2][8];
 	int have_prev[2] = { 0, 0 };
@@ -185,7 +177,7 @@ static void t12_run(struct harness *h, const struct t12shape *s, const EVP_CIPHE
 		       0);
 	}
 	for (int i = 0; i < s->nrec; i++) {
-		const struct t12rec *rc = &s->rec[i];
+		const struct rec *rc = &s->rec[i];
 		int d = rc->dir, ok, pad, ol;
 		size_t L = rc->len, reclen = TLS_EIV + L + TLS_TAG;
 		unsigned char *buf = xmalloc(reclen);
@@ -329,7 +321,7 @@ void case_tls12(struct harness *h, struct rng *r, int forced)
 	s.nrec = forced >= 0 ? (int)(sizeof(forced_lens) / sizeof(forced_lens[0]))
 			     : (int)rng_range(r, 1, 5);
 	for (int i = 0; i < s.nrec; i++) {
-		struct t12rec *rc = &s.rec[i];
+		struct rec *rc = &s.rec[i];
 		size_t p;
 
 		rc->dir = forced >= 0 ? (i + forced) % 2 : (int)rng_below(r, 2);
@@ -362,21 +354,17 @@ void case_tls12(struct harness *h, struct rng *r, int forced)
 		if (rc->corrupt != RC_NONE)
 			h->st.corrupted++;
 	}
-	shape_add(h, "%s keys=", cipher_names[s.kidx]);
-	shape_hex(h, s.key[0], key_lens[s.kidx]);
-	shape_add(h, ",");
-	shape_hex(h, s.key[1], key_lens[s.kidx]);
+	shape_add(h, "%s", cipher_names[s.kidx]);
+	shape_pair(h, " keys=", s.key[0], s.key[1], key_lens[s.kidx]);
 	shape_add(h, " fixed=");
 	shape_hex(h, s.fixed[0], s.full[0] ? 12 : 4);
 	shape_add(h, "%s,", s.full[0] ? "(whole IV)" : "");
 	shape_hex(h, s.fixed[1], s.full[1] ? 12 : 4);
-	shape_add(h, "%s seq=", s.full[1] ? "(whole IV)" : "");
-	shape_hex(h, s.seq[0], 8);
-	shape_add(h, ",");
-	shape_hex(h, s.seq[1], 8);
+	shape_add(h, "%s", s.full[1] ? "(whole IV)" : "");
+	shape_pair(h, " seq=", s.seq[0], s.seq[1], 8);
 	shape_add(h, " type=%u records:", s.type);
 	for (int i = 0; i < s.nrec; i++) {
-		const struct t12rec *rc = &s.rec[i];
+		const struct rec *rc = &s.rec[i];
 
 		shape_add(h, " [%d: peer%d->peer%d %zu bytes send=%s recv=%s", i, rc->dir + 1,
 			  2 - rc->dir, rc->len, rc->send_oneshot ? "EVP_Cipher" : "CipherUpdate",
@@ -386,21 +374,5 @@ void case_tls12(struct harness *h, struct rng *r, int forced)
 				  rc->x);
 		shape_add(h, "]");
 	}
-	shape_add(h, " (peer1=%s, peer2=%s; compared with both on %s)", h->test.label, h->ref.label,
-		  h->ref.label);
-	tr_reset(&h->ta);
-	tr_reset(&h->tb);
-	t12_run(h, &s, h->test.c[s.kidx], h->ref.c[s.kidx], payload, garbage, &h->ta, 1);
-	{
-		/* the reference run must not count as traffic of the test side */
-		struct stats saved = h->st;
-
-		t12_run(h, &s, h->ref.c[s.kidx], h->ref.c[s.kidx], payload, garbage, &h->tb, 0);
-		h->st = saved;
-	}
-	compare_tr(h, "tls1.2 records", &h->ta, h->test.label, &h->tb, "both-default");
-	for (int i = 0; i < s.nrec; i++) {
-		free(payload[i]);
-		free(garbage[i]);
-	}
+	records_compare(h, "tls1.2 records", t12_run, &s, s.kidx, payload, garbage, s.nrec);
 }

@@ -10,14 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct t13rec {
-	int dir;
-	size_t len;	       /* inner plaintext: content + type byte (+ padding) */
-	enum rcorrupt corrupt; /* RC_CT, RC_TAG or RC_HDR */
-	size_t at;
-	unsigned char x;
-};
-
 struct t13shape {
 	int kidx;
 	unsigned char key[2][32];
@@ -25,7 +17,7 @@ struct t13shape {
 	unsigned char seq[2][8];
 	int setup; /* 0: libssl 3.0 order; 1: key with the cipher, then IVLEN */
 	int nrec;
-	struct t13rec rec[MAX_REC];
+	struct rec rec[MAX_REC];
 };
 
 static void t13_setup(struct tr *t, const char *pfx, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
@@ -57,10 +49,11 @@ static void t13_nonce(unsigned char *nonce, const unsigned char *siv, unsigned c
 	seq_inc(seq);
 }
 
-static void t13_run(struct harness *h, const struct t13shape *s, const EVP_CIPHER *ca,
+static void t13_run(struct harness *h, const void *shape, const EVP_CIPHER *ca,
 		    const EVP_CIPHER *cb, unsigned char *const *payload,
 		    unsigned char *const *garbage, struct tr *t, int verify)
 {
+	const struct t13shape *s = shape;
 	EVP_CIPHER_CTX *w[2], *rd[2];
 	unsigned char wseq[2][8], rseq[2][8];
 	char what[72];
@@ -76,7 +69,7 @@ static void t13_run(struct harness *h, const struct t13shape *s, const EVP_CIPHE
 		t13_setup(t, what, rd[d], d == 0 ? cb : ca, s->key[d], 0, s->setup);
 	}
 	for (int i = 0; i < s->nrec; i++) {
-		const struct t13rec *rc = &s->rec[i];
+		const struct rec *rc = &s->rec[i];
 		int d = rc->dir, lenu = -7, lenf = -7, ok;
 		size_t L = rc->len;
 		unsigned char *buf = xmalloc(L + TLS_TAG);
@@ -188,7 +181,7 @@ void case_tls13(struct harness *h, struct rng *r, int forced)
 	s.nrec = forced >= 0 ? (int)(sizeof(forced_lens) / sizeof(forced_lens[0]))
 			     : (int)rng_range(r, 2, 6);
 	for (int i = 0; i < s.nrec; i++) {
-		struct t13rec *rc = &s.rec[i];
+		struct rec *rc = &s.rec[i];
 
 		rc->dir = forced >= 0 ? (i + forced) % 2 : (int)rng_below(r, 2);
 		rc->len = forced >= 0 ? forced_lens[i] : pick_tls_len(r) + 1;
@@ -207,22 +200,14 @@ void case_tls13(struct harness *h, struct rng *r, int forced)
 		if (rc->corrupt != RC_NONE)
 			h->st.corrupted++;
 	}
-	shape_add(h, "%s keys=", cipher_names[s.kidx]);
-	shape_hex(h, s.key[0], key_lens[s.kidx]);
-	shape_add(h, ",");
-	shape_hex(h, s.key[1], key_lens[s.kidx]);
-	shape_add(h, " static-ivs=");
-	shape_hex(h, s.siv[0], 12);
-	shape_add(h, ",");
-	shape_hex(h, s.siv[1], 12);
-	shape_add(h, " seq=");
-	shape_hex(h, s.seq[0], 8);
-	shape_add(h, ",");
-	shape_hex(h, s.seq[1], 8);
+	shape_add(h, "%s", cipher_names[s.kidx]);
+	shape_pair(h, " keys=", s.key[0], s.key[1], key_lens[s.kidx]);
+	shape_pair(h, " static-ivs=", s.siv[0], s.siv[1], 12);
+	shape_pair(h, " seq=", s.seq[0], s.seq[1], 8);
 	shape_add(h, " setup=%s records:",
 		  s.setup == 0 ? "init(c);SET_IVLEN;init(key)" : "init(c,key);SET_IVLEN");
 	for (int i = 0; i < s.nrec; i++) {
-		const struct t13rec *rc = &s.rec[i];
+		const struct rec *rc = &s.rec[i];
 
 		shape_add(h, " [%d: peer%d->peer%d %zu bytes", i, rc->dir + 1, 2 - rc->dir,
 			  rc->len);
@@ -231,20 +216,5 @@ void case_tls13(struct harness *h, struct rng *r, int forced)
 				  rc->x);
 		shape_add(h, "]");
 	}
-	shape_add(h, " (peer1=%s, peer2=%s; compared with both on %s)", h->test.label, h->ref.label,
-		  h->ref.label);
-	tr_reset(&h->ta);
-	tr_reset(&h->tb);
-	t13_run(h, &s, h->test.c[s.kidx], h->ref.c[s.kidx], payload, garbage, &h->ta, 1);
-	{
-		struct stats saved = h->st;
-
-		t13_run(h, &s, h->ref.c[s.kidx], h->ref.c[s.kidx], payload, garbage, &h->tb, 0);
-		h->st = saved;
-	}
-	compare_tr(h, "tls1.3 records", &h->ta, h->test.label, &h->tb, "both-default");
-	for (int i = 0; i < s.nrec; i++) {
-		free(payload[i]);
-		free(garbage[i]);
-	}
+	records_compare(h, "tls1.3 records", t13_run, &s, s.kidx, payload, garbage, s.nrec);
 }

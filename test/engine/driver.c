@@ -17,34 +17,19 @@ const char *sysfs_dir = "/sys/module/eip93_sim/parameters";
 long long knob_get(const char *name)
 {
 	char path[256];
-	long long v = -1;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", sysfs_dir, name);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return sim_read(path);
 }
 
 int knob_set(const char *name, long long v)
 {
 	char path[256];
-	FILE *f;
-	int ok;
+	int r;
 
 	snprintf(path, sizeof(path), "%s/%s", sysfs_dir, name);
-	f = fopen(path, "we");
-	if (f == NULL) {
-		note("cannot open %s: %s", path, strerror(errno));
-		return 0;
-	}
-	ok = fprintf(f, "%lld\n", v) > 0;
-	ok = fclose(f) == 0 && ok;
-	if (!ok)
-		note("cannot write %lld to %s", v, path);
-	return ok;
+	r = sim_write(path, v);
+	if (r != 0)
+		note("cannot write %lld to %s: %s", v, path, strerror(-r));
+	return r == 0;
 }

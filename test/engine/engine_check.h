@@ -13,15 +13,8 @@
 
 #include <openssl/evp.h>
 
-#ifndef AF_ALG
-#define AF_ALG 38
-#endif
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
+#include "../guest/sim.h"
 
-#define IVLEN 12
-#define TAGLEN 16
 #define AADLEN 13 /* as a TLS 1.2 record */
 #define MSG_MAX 16384
 #define MSG_LEN 8192 /* inside the engine window 4096..32768 */

@@ -9,22 +9,20 @@
 # (ctr(aes-eip93)), then on the kernel's AES-GCM over it
 # (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)).
 set -u
-M=/opt/eip93
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 BENCH=/usr/bin/eip93-bench
 ARGS=${EIP93_BENCH_ARGS:-}
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
 
 # kalg_conf KALG: OPENSSL_CONF measuring that composition (kernel-algorithm).
 kalg_conf() {
-  printf 'openssl_conf = c\n[c]\nproviders = p\n[p]\neip93 = e\ndefault = d\n[d]\nactivate = 1\n[e]\nactivate = 1\nnotice = no\nkernel-algorithm = %s\n' \
-    "$1" >/tmp/bench.cnf
+  eip93_cnf /tmp/bench.cnf '' 'notice = no' "kernel-algorithm = $1"
   export OPENSSL_CONF=/tmp/bench.cnf
 }
 # EIP93_BENCH_KALG: measure that composition (kernel-algorithm) instead of the gate's first.
 [ -n "${EIP93_BENCH_KALG:-}" ] && kalg_conf "$EIP93_BENCH_KALG"
 insmod /lib/eip93/eip93_sim.ko || { echo "bench: cannot load the simulated driver"; exit 1; }
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 echo "bench: guest kernel $(uname -r), clocksource" \
   "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 

@@ -9,29 +9,14 @@
 # engine's AES-CTR alone); the last transfer again through the kernel's AES-GCM
 # over it (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)).
 set -eu
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-cat >/tmp/openssl.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93,?eip93.offload=yes
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-CNF
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
+eip93_cnf /tmp/openssl.cnf '?provider=eip93,?eip93.offload=yes'
 export OPENSSL_CONF=/tmp/openssl.cnf
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 { cat /tmp/openssl.cnf; echo "kernel-algorithm = $G"; } >/tmp/kgcm.cnf
 want_kalg='ctr(aes-eip93)'
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 
 echo "== loading the simulated EIP93 driver (ctr(aes-eip93), priority 1500)"
 insmod /lib/eip93/eip93_sim.ko
@@ -42,8 +27,7 @@ openssl list -providers -verbose | sed -n '/eip93$/,/build info/p'
 echo "== AES-GCM implementations offered"
 openssl list -cipher-algorithms | grep -i 'aes-256-gcm'
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost \
-  -days 1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null
+test_cert
 head -c 4194304 /dev/urandom >/tmp/upload
 want=$(sha256sum /tmp/upload | cut -d' ' -f1)
 status=0
@@ -54,25 +38,14 @@ transfer() {
   label=$1
   shift
   port=$((port + 1))
-  rm -f /tmp/recv
-  (sleep 60 | openssl s_server -accept "$port" -cert /tmp/cert.pem -key /tmp/key.pem \
-     -naccept 1 -quiet "$@" >/tmp/recv 2>/tmp/server.err) &
-  sleep 1
-  before=$(ops)
-  start=$(date +%s)
-  openssl s_client -connect "127.0.0.1:$port" -quiet -no_ign_eof -nocommands "$@" </tmp/upload \
-    >/dev/null 2>/tmp/client.err || true
-  # The server has everything once its output stops growing at the upload's size.
-  i=0
-  while [ "$(wc -c </tmp/recv)" -lt 4194304 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-  kill %1 2>/dev/null || true
+  tls_send "$port" 4194304 "$@"
   [ "$(wc -c </tmp/recv)" -eq 4194304 ] || { echo "   received $(wc -c </tmp/recv) bytes"; cat /tmp/server.err /tmp/client.err; }
   got=$(sha256sum /tmp/recv | cut -d' ' -f1)
-  delta=$(( $(ops) - before ))
+  delta=$(( $(ops) - tls_ops0 ))
   if [ "$got" = "$want" ]; then verdict=OK; else verdict=MISMATCH; status=1; fi
   [ "$delta" -gt 0 ] || { echo "   no engine operations: the offload did not happen"; status=1; }
   printf '   %-40s 4 MiB  sha256 %s  %ss  driver ops +%s\n' "$label" "$verdict" \
-    "$(( $(date +%s) - start ))" "$delta"
+    "$(( $(date +%s) - tls_t0 ))" "$delta"
   grep -h '^eip93:' /tmp/server.err /tmp/client.err | sort -u | sed 's/^/      stderr: /'
   [ "$(cat /tmp/server.err /tmp/client.err | grep -c "^eip93: .*enabled.* via $want_kalg\$")" -eq 2 ] ||
     { echo "   the server's and the client's notices do not both name $want_kalg"; status=1; }

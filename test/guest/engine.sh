@@ -13,16 +13,12 @@
 #   6. repeated engine errors disable the engine
 # Runs inside the QEMU guest (busybox sh).  Counter checks use deltas.
 set -u
-M=/opt/eip93
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 P=/sys/module/eip93_sim/parameters
 CHECK=/usr/bin/eip93-engine-check
 DIFF=/usr/bin/eip93-diff
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
-ops() { cat $P/ops; }
 knobs_reset() {
   for k in corrupt fail delay_ms stall; do echo 0 >$P/$k; done
 }
@@ -94,19 +90,7 @@ echo "# eip93-diff seed $seed, $cases cases per fault"
 covered=""
 CFG=""
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
-cat >/tmp/kgcm.cnf <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-kernel-algorithm = $G
-EOF
+eip93_cnf /tmp/kgcm.cnf '' "kernel-algorithm = $G"
 # fault FAULTS: the program's modelled expectations, then eip93-diff (under $CFG's config).
 fault() {
   spec=$1
@@ -155,19 +139,7 @@ run "exec" $CHECK exec
 run "threads" $CHECK threads
 
 section "5. socket timeouts and a stalled driver"
-cat >/tmp/timeout.cnf <<'EOF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-timeout-ms = 200
-EOF
+eip93_cnf /tmp/timeout.cnf '' 'timeout-ms = 200'
 run "timeouts (timeout-ms = 200)" timeout 120 $CHECK --config /tmp/timeout.cnf timeout 200
 knobs_reset
 # The program releases the driver itself after ~2 s; this guard is a second line.

@@ -3,28 +3,14 @@
 # Guest test: the gate, case by case, with the real kernel and the simulated
 # EIP93 driver.  Runs inside the QEMU guest (busybox sh).
 set -u
-M=/opt/eip93
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
 
-# conf FILE PROPS [eip93 section lines...]: eip93 and default activated.
-conf() {
-  f=$1 props=$2
-  shift 2
-  {
-    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
-    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = %s\n' "$props"
-    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
-    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
-    for l in "$@"; do printf '%s\n' "$l"; done
-  } >"$f"
-}
-conf /tmp/prefer.cnf '?provider=eip93'
-conf /tmp/force.cnf 'provider=eip93'
-conf /tmp/enable-no.cnf '?provider=eip93' 'enable = no'
-conf /tmp/fips.cnf 'fips=yes'
-conf /tmp/kgcm.cnf '?provider=eip93' 'kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)'
+eip93_cnf /tmp/prefer.cnf '?provider=eip93'
+eip93_cnf /tmp/force.cnf 'provider=eip93'
+eip93_cnf /tmp/enable-no.cnf '?provider=eip93' 'enable = no'
+eip93_cnf /tmp/fips.cnf 'fips=yes'
+eip93_cnf /tmp/kgcm.cnf '?provider=eip93' 'kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)'
 
 # case DESC BUILD CONF DT HWCAP VERDICT TEXT...  (DT/HWCAP "-" = unset)
 case_() {

@@ -37,7 +37,8 @@ target_link_libraries(eip93-afalg-check PRIVATE PkgConfig::LIBCRYPTO)
 find_program(OPENSSL_CLI openssl REQUIRED)
 
 # What every guest gets: both builds of the provider, the openssl command,
-# the test programs, the device-tree fixtures and the simulated driver.
+# the test programs, the scripts' shared library (guest/lib.sh), the
+# device-tree fixtures and the simulated driver.
 set(GUEST_COMMON
   --cache ${EIP93_GUEST_CACHE}
   --module ${GUEST_KMOD}/eip93_sim.ko
@@ -45,6 +46,7 @@ set(GUEST_COMMON
   --add $<TARGET_FILE:eip93_hooks>:/opt/eip93/hooks/eip93.so
   --add ${OPENSSL_CLI}:/usr/bin/openssl
   --add $<TARGET_FILE:eip93-gate-check>:/usr/bin/eip93-gate-check
+  --add ${GUEST_DIR}/lib.sh:/opt/eip93/guest-lib.sh
   --add-dir ${CMAKE_CURRENT_SOURCE_DIR}/data:/opt/eip93/data)
 
 # eip93_guest_test(<name> <script> [extra run.sh arguments...])
@@ -54,6 +56,27 @@ function(eip93_guest_test name script)
             --script ${script} ${ARGN})
   set_tests_properties(guest_${name} PROPERTIES LABELS "guest"
     FIXTURES_REQUIRED "guest_kernel;guest_driver" TIMEOUT 400)
+endfunction()
+
+# eip93_guest_programs(<prefix> <program>:<guest path>...): the build
+# machine's programs (from /usr/sbin or /usr/bin) for a guest: <prefix>_ADD,
+# run.sh's --add arguments of those found; <prefix>_MISSING, the others.
+function(eip93_guest_programs prefix)
+  set(add "")
+  set(missing "")
+  foreach(pair ${ARGN})
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 prog)
+    list(GET pair 1 dest)
+    find_program(found_${prog} ${prog} PATHS /usr/sbin /usr/bin NO_CACHE)
+    if(found_${prog})
+      list(APPEND add --add ${found_${prog}}:${dest})
+    else()
+      list(APPEND missing ${prog})
+    endif()
+  endforeach()
+  set(${prefix}_ADD ${add} PARENT_SCOPE)
+  set(${prefix}_MISSING ${missing} PARENT_SCOPE)
 endfunction()
 
 # A sanitized build: only the engine path under ASan+UBSan (the differential

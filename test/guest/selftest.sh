@@ -146,35 +146,34 @@ verdict $? "aead $GCM_DRV binds"
 ops1=$(param ops)
 echo "# ops delta of the first instantiation (kernel self-test): $((ops1 - ops0))"
 
-ops0=$(param ops)
-bytes0=$(param bytes)
-run gcm "$GCM_DRV"
-[ "$rc" -eq 0 ]
-verdict $? "$GCM_DRV is byte-identical to OpenSSL AES-GCM"
-req=$(result requests)
-pay=$(result payload_bytes)
-ops1=$(param ops)
-bytes1=$(param bytes)
-echo "# gcm: requests=${req:-?} payload=${pay:-?} ops delta=$((ops1 - ops0)) bytes delta=$((bytes1 - bytes0))"
-[ -n "$req" ] && [ "$req" -gt 0 ] && [ $((ops1 - ops0)) -ge "$req" ]
-verdict $? "ops rose by at least one per GCM operation"
-[ -n "$pay" ] && [ "$pay" -gt 0 ] && [ $((bytes1 - bytes0)) -ge "$pay" ]
-verdict $? "bytes rose by at least the GCM payload"
-
-ops0=$(param ops)
-bytes0=$(param bytes)
-run ctr "$DRV"
-[ "$rc" -eq 0 ]
-verdict $? "skcipher $DRV is byte-identical to OpenSSL AES-CTR"
-req=$(result requests)
-pay=$(result payload_bytes)
-ops1=$(param ops)
-bytes1=$(param bytes)
-echo "# ctr: requests=${req:-?} payload=${pay:-?} ops delta=$((ops1 - ops0)) bytes delta=$((bytes1 - bytes0))"
-[ -n "$req" ] && [ "$req" -gt 0 ] && [ $((ops1 - ops0)) -eq "$req" ]
-verdict $? "ops rose by exactly one per skcipher request"
-[ -n "$pay" ] && [ "$pay" -gt 0 ] && [ $((bytes1 - bytes0)) -eq "$pay" ]
-verdict $? "bytes rose by exactly the skcipher payload"
+# counted MODE ALG DESC HOW UNIT [WHAT]: the rig's client (MODE on ALG) is
+# byte-identical to OpenSSL (DESC); the driver's ops and bytes then rose by
+# HOW ("at least" or "exactly") the requests (one per UNIT) and the payload
+# (of WHAT, default MODE) it reports.
+counted() {
+  ops0=$(param ops)
+  bytes0=$(param bytes)
+  run "$1" "$2"
+  [ "$rc" -eq 0 ]
+  verdict $? "$3"
+  req=$(result requests)
+  pay=$(result payload_bytes)
+  ops1=$(param ops)
+  bytes1=$(param bytes)
+  echo "# $1: requests=${req:-?} payload=${pay:-?} ops delta=$((ops1 - ops0)) bytes delta=$((bytes1 - bytes0))"
+  rose "$4" "$req" $((ops1 - ops0))
+  verdict $? "ops rose by $4 one per $5"
+  rose "$4" "$pay" $((bytes1 - bytes0))
+  verdict $? "bytes rose by $4 the ${6:-$1} payload"
+}
+# rose HOW N DELTA: N is a positive number and DELTA is HOW ("at least" or "exactly") N.
+rose() {
+  [ -n "$2" ] && [ "$2" -gt 0 ] || return 1
+  if [ "$1" = exactly ]; then [ "$3" -eq "$2" ]; else [ "$3" -ge "$2" ]; fi
+}
+counted gcm "$GCM_DRV" "$GCM_DRV is byte-identical to OpenSSL AES-GCM" "at least" "GCM operation" GCM
+counted ctr "$DRV" "skcipher $DRV is byte-identical to OpenSSL AES-CTR" exactly "skcipher request" \
+  skcipher
 
 ops0=$(param ops)
 run gcm "gcm(aes)" single

@@ -7,12 +7,13 @@
 # window, so the simulated driver must see no request.  Negative control:
 # with EIP93_PROVIDER=off the driver cannot fetch its cipher.
 set -u
+# shellcheck source=test/harness/common.sh
 . /opt/eip93/harness/common.sh
 C=/opt/eip93/cavp
 
 check_openssl /usr/bin/eip93-cavp
 load_driver
-conf /tmp/prefer.cnf '?provider=eip93'
+eip93_cnf /tmp/prefer.cnf '?provider=eip93'
 export OPENSSL_CONF=/tmp/prefer.cnf
 
 before=$(ops)

@@ -1,24 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck shell=sh
 # Shared by the harness guest scripts (busybox sh; sourced, not run).
 # Sets the gate-open environment, counters and helpers, and checks which
 # OpenSSL the guest runs ($EIP93_OPENSSL_SERIES: 3.0 or 3.5).
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
-
-# conf FILE PROPS: eip93 and default activated, PROPS as default properties.
-conf() {
-  {
-    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
-    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = %s\n' "$2"
-    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
-    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
-  } >"$1"
-}
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 
 # load_driver: insmod the simulated driver and open the gate once, so that
 # the kernel's self-tests of the first instance over ctr(aes-eip93) (hundreds
@@ -26,7 +13,7 @@ conf() {
 # its first choice, the engine's AES-CTR alone (ctr(aes-eip93)).
 load_driver() {
   insmod /lib/eip93/eip93_sim.ko || { bad "insmod eip93_sim.ko"; return; }
-  conf /tmp/warm.cnf '?provider=eip93'
+  eip93_cnf /tmp/warm.cnf '?provider=eip93'
   g=$(OPENSSL_CONF=/tmp/warm.cnf openssl list -providers -verbose 2>&1)
   case "$g" in
   *"(enabled: ctr(aes-eip93))"*) ok "gate open with the simulated driver (ctr(aes-eip93))" ;;
@@ -61,4 +48,21 @@ check_openssl() {
 # evp_summary OUTPUT: "tests errors skipped" from evp_test's per-file line.
 evp_summary() {
   printf '%s\n' "$1" | sed -n 's/.*Completed \([0-9]*\) tests with \([0-9]*\) errors and \([0-9]*\) skipped.*/\1 \2 \3/p' | tail -n 1
+}
+
+# evp_run NAME CONF FILE N: evp_test on FILE under CONF passes its N cases,
+# none skipped; delta: the driver's requests meanwhile.
+evp_run() {
+  before=$(ops)
+  out=$(evp_test -config "$2" "$3" 2>&1)
+  rc=$?
+  delta=$(($(ops) - before))
+  s=$(evp_summary "$out")
+  echo "# $1: evp_test exit $rc, tests/errors/skipped: ${s:-none}, simulated engine ops +$delta"
+  if [ "$rc" -eq 0 ] && [ "$s" = "$4 0 0" ]; then
+    ok "$1: $4 cases passed, none skipped"
+  else
+    bad "$1"
+    printf '%s\n' "$out" | grep -v '^ *[0-9a-f]\{64\}' | tail -n 40
+  fi
 }

@@ -12,13 +12,14 @@
 # EIP93_PROVIDER=off every cipher case is skipped (nothing else can serve
 # provider=eip93) and the GMAC cases fail.
 set -u
+# shellcheck source=test/harness/common.sh
 . /opt/eip93/harness/common.sh
 E=/opt/eip93/evp
 
 check_openssl /usr/bin/evp_test
 load_driver
-conf /tmp/force.cnf 'provider=eip93'
-conf /tmp/prefer.cnf '?provider=eip93'
+eip93_cnf /tmp/force.cnf 'provider=eip93'
+eip93_cnf /tmp/prefer.cnf '?provider=eip93'
 
 # extract MODE IN OUT: keep the stanzas of AES-GCM ciphers (MODE cipher) or
 # GMAC (MODE mac, adding the properties control); prints how many.
@@ -51,22 +52,8 @@ ng=$(grep -c '^Ctrl = properties:provider=eip93$' /tmp/gmac.txt)
 echo "# extracted $nc AES-GCM cipher stanzas, $nm GMAC stanzas ($ng over AES-GCM, forced through eip93)"
 [ "$nc" -gt 0 ] && [ "$nm" -gt 0 ] || bad "nothing extracted"
 
-# run NAME CONF FILE EXPECTED
-run() {
-  before=$(ops)
-  out=$(evp_test -config "$2" "$3" 2>&1)
-  rc=$?
-  s=$(evp_summary "$out")
-  echo "# $1: evp_test exit $rc, tests/errors/skipped: ${s:-none}, simulated engine ops +$(( $(ops) - before ))"
-  if [ "$rc" -eq 0 ] && [ "$s" = "$4 0 0" ]; then
-    ok "$1: $4 cases passed, none skipped"
-  else
-    bad "$1"
-    printf '%s\n' "$out" | tail -n 40
-  fi
-}
-run "evp_test AES-GCM (evpciph_aes_common.txt), provider=eip93" /tmp/force.cnf /tmp/gcm.txt "$nc"
-run "evp_test GMAC (evpmac_common.txt), cipher properties provider=eip93" /tmp/prefer.cnf /tmp/gmac.txt "$nm"
+evp_run "evp_test AES-GCM (evpciph_aes_common.txt), provider=eip93" /tmp/force.cnf /tmp/gcm.txt "$nc"
+evp_run "evp_test GMAC (evpmac_common.txt), cipher properties provider=eip93" /tmp/prefer.cnf /tmp/gmac.txt "$nm"
 
 echo "# negative controls: EIP93_PROVIDER=off"
 out=$(EIP93_PROVIDER=off evp_test -config /tmp/force.cnf /tmp/gcm.txt 2>&1)

@@ -97,12 +97,54 @@ static int eligible(const struct vcase *c, int enc)
 	return enc || c->taglen == 16;
 }
 
+/*
+ * A kernel AEAD handle for alg with the case's key, tag length and AAD
+ * length: 0, or a negative errno (*kh NULL then).
+ */
+static int kernel_open(struct kcapi_handle **kh, const char *alg, const struct vcase *c,
+		       const unsigned char *key)
+{
+	int rc = kcapi_aead_init(kh, alg, 0);
+
+	if (rc < 0) {
+		*kh = NULL;
+		return rc;
+	}
+	rc = kcapi_aead_setkey(*kh, key, (uint32_t)c->keylen);
+	if (rc >= 0)
+		rc = kcapi_aead_settaglen(*kh, (uint32_t)c->taglen);
+	if (rc < 0) {
+		kcapi_aead_destroy(*kh);
+		*kh = NULL;
+		return rc;
+	}
+	kcapi_aead_setassoclen(*kh, c->aadlen);
+	return 0;
+}
+
+/* One request to the kernel: ilen bytes of ib, olen of ob; what kcapi returns, or a negative errno. */
+static ssize_t kernel_req(const char *alg, const struct vcase *c, const unsigned char *key,
+			  const unsigned char *iv, int enc, unsigned char *ib, size_t ilen,
+			  unsigned char *ob, size_t olen)
+{
+	struct kcapi_handle *kh;
+	ssize_t n = kernel_open(&kh, alg, c, key);
+
+	if (n < 0)
+		return n;
+	if (enc)
+		n = kcapi_aead_encrypt(kh, ib, ilen, iv, ob, olen, KCAPI_ACCESS_SENDMSG);
+	else
+		n = kcapi_aead_decrypt(kh, ib, ilen, iv, ob, olen, KCAPI_ACCESS_SENDMSG);
+	kcapi_aead_destroy(kh);
+	return n;
+}
+
 /* ct||tag of one encryption by the kernel; returns 0 or a negative errno. */
 static int kernel_encrypt(const char *alg, const struct vcase *c, const unsigned char *key,
 			  const unsigned char *iv, const unsigned char *aad,
 			  const unsigned char *pt, unsigned char *ct, unsigned char *tag)
 {
-	struct kcapi_handle *kh = NULL;
 	size_t ilen = c->aadlen + c->len, olen = ilen + c->taglen;
 	unsigned char *ib = xmalloc(ilen), *ob = xmalloc(olen);
 	ssize_t n;
@@ -111,19 +153,7 @@ static int kernel_encrypt(const char *alg, const struct vcase *c, const unsigned
 	if (c->aadlen)
 		memcpy(ib, aad, c->aadlen);
 	memcpy(ib + c->aadlen, pt, c->len);
-	rc = kcapi_aead_init(&kh, alg, 0);
-	if (rc < 0) {
-		kh = NULL;
-		goto done;
-	}
-	rc = kcapi_aead_setkey(kh, key, (uint32_t)c->keylen);
-	if (rc < 0)
-		goto done;
-	rc = kcapi_aead_settaglen(kh, (uint32_t)c->taglen);
-	if (rc < 0)
-		goto done;
-	kcapi_aead_setassoclen(kh, c->aadlen);
-	n = kcapi_aead_encrypt(kh, ib, ilen, iv, ob, olen, KCAPI_ACCESS_SENDMSG);
+	n = kernel_req(alg, c, key, iv, 1, ib, ilen, ob, olen);
 	if (n < 0) {
 		rc = (int)n;
 	} else if ((size_t)n != olen) {
@@ -133,9 +163,6 @@ static int kernel_encrypt(const char *alg, const struct vcase *c, const unsigned
 		memcpy(tag, ob + ilen, c->taglen);
 		rc = 0;
 	}
-done:
-	if (kh != NULL)
-		kcapi_aead_destroy(kh);
 	free(ib);
 	free(ob);
 	return rc;
@@ -147,7 +174,6 @@ static int kernel_decrypt(const char *alg, const struct vcase *c, const unsigned
 			  const unsigned char *ct, const unsigned char *tag,
 			  const unsigned char *pt)
 {
-	struct kcapi_handle *kh = NULL;
 	size_t ilen = c->aadlen + c->len + c->taglen, olen = c->aadlen + c->len;
 	unsigned char *ib = xmalloc(ilen), *ob = xmalloc(olen);
 	ssize_t n;
@@ -157,28 +183,13 @@ static int kernel_decrypt(const char *alg, const struct vcase *c, const unsigned
 		memcpy(ib, aad, c->aadlen);
 	memcpy(ib + c->aadlen, ct, c->len);
 	memcpy(ib + c->aadlen + c->len, tag, c->taglen);
-	rc = kcapi_aead_init(&kh, alg, 0);
-	if (rc < 0) {
-		kh = NULL;
-		goto done;
-	}
-	rc = kcapi_aead_setkey(kh, key, (uint32_t)c->keylen);
-	if (rc < 0)
-		goto done;
-	rc = kcapi_aead_settaglen(kh, (uint32_t)c->taglen);
-	if (rc < 0)
-		goto done;
-	kcapi_aead_setassoclen(kh, c->aadlen);
-	n = kcapi_aead_decrypt(kh, ib, ilen, iv, ob, olen, KCAPI_ACCESS_SENDMSG);
+	n = kernel_req(alg, c, key, iv, 0, ib, ilen, ob, olen);
 	if (c->bad_tag)
 		rc = n == -EBADMSG ? 0 : -EPROTO;
 	else if (n < 0)
 		rc = (int)n;
 	else
 		rc = (size_t)n == olen && memcmp(ob + c->aadlen, pt, c->len) == 0 ? 0 : -EPROTO;
-done:
-	if (kh != NULL)
-		kcapi_aead_destroy(kh);
 	free(ib);
 	free(ob);
 	return rc;

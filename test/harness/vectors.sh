@@ -10,6 +10,7 @@
 # and proves each eligible one was carried by the engine (driver requests
 # and eip93's engine-message counter) and no other one was.
 set -u
+# shellcheck source=test/harness/common.sh
 . /opt/eip93/harness/common.sh
 V=/opt/eip93/data/vectors
 
@@ -32,24 +33,13 @@ fi
 rm -f /tmp/gen-engine.txt /tmp/gen-software.txt
 
 load_driver
-conf /tmp/force.cnf 'provider=eip93'
+eip93_cnf /tmp/force.cnf 'provider=eip93'
 
-# run NAME FILE: evp_test passes every case of FILE, none skipped.
+# run NAME FILE: evp_test passes every case of FILE ("# cases: N"), none
+# skipped; dirs: its "# eip93-engine-directions".
 run() {
-  n=$(sed -n 's/^# cases: //p' "$2")
   dirs=$(sed -n 's/^# eip93-engine-directions: //p' "$2")
-  before=$(ops)
-  out=$(evp_test -config /tmp/force.cnf "$2" 2>&1)
-  rc=$?
-  delta=$(( $(ops) - before ))
-  s=$(evp_summary "$out")
-  echo "# $1: evp_test exit $rc, tests/errors/skipped: ${s:-none}, simulated engine ops +$delta"
-  if [ "$rc" -eq 0 ] && [ "$s" = "$n 0 0" ]; then
-    ok "$1: $n cases passed, none skipped"
-  else
-    bad "$1"
-    printf '%s\n' "$out" | grep -v '^ *[0-9a-f]\{64\}' | tail -n 40
-  fi
+  evp_run "$1" /tmp/force.cnf "$2" "$(sed -n 's/^# cases: //p' "$2")"
 }
 run "large vectors, engine-eligible" /tmp/engine.txt
 edirs=$dirs

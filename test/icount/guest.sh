@@ -7,16 +7,14 @@
 # contender's output equals the default provider's, the engine counter
 # moved by every counted message, and the driver served them.
 set -u
-M=/opt/eip93
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 P=/sys/module/eip93_sim/parameters
-export OPENSSL_MODULES=$M/hooks OPENSSL_CONF=$M/data/empty.cnf
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+export OPENSSL_CONF=$M/data/empty.cnf
 export GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=4294967295:glibc.cpu.x86_rep_stosb_threshold=4294967295
 n=8
 out=/tmp/icount
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
 
 insmod /lib/eip93/eip93_sim.ko || { echo "not ok - insmod eip93_sim.ko"; exit 1; }
 openssl rand -hex 16 >/dev/null   # the first getrandom() of the boot waits for the CRNG

@@ -26,13 +26,10 @@
 # and TLS 1.3 and 1.2 transfers through s_server/s_client under the same
 # fault (the default composition, the gate's first choice: CTR-only).
 set -u
-M=/opt/eip93
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 P=/sys/module/eip93_sim/parameters
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
 
 insmod /lib/eip93/eip93_sim.ko || { echo "not ok - insmod eip93_sim.ko"; exit 1; }
 # /dev/crypto (test/cryptodev/suite.cmake's build; without it the cryptodev rows fail).
@@ -48,13 +45,8 @@ GCM='gcm_base(ctr(aes-eip93),ghash-generic)'
 # composition_cnf FILE KALG BACKEND [TAG_CHECK]: the provider's configuration for one
 # composition on one road.
 composition_cnf() {
-  {
-    printf '%s\n' 'openssl_conf = openssl_init' '[openssl_init]' 'providers = provider_sect' \
-      '[provider_sect]' 'default = default_sect' 'eip93 = eip93_sect' '[default_sect]' \
-      'activate = 1' '[eip93_sect]' 'activate = 1' 'notice = no' "kernel-algorithm = $2" \
-      "engine-backend = $3"
-    [ -z "${4:-}" ] || echo "tag-check = $4"
-  } >"$1"
+  eip93_cnf "$1" '' 'notice = no' "kernel-algorithm = $2" "engine-backend = $3" \
+    ${4:+"tag-check = $4"}
 }
 composition_cnf /tmp/ctr.cnf "$CTR" afalg
 composition_cnf /tmp/gcm64.cnf "$GCM" afalg 64
@@ -170,22 +162,7 @@ diff_faulted "$GCM" --config /tmp/gcm64.cnf
 # TLS transfers between openssl s_server and s_client, both through eip93, with the last
 # block of every engine result wrong once the keys passed their checks: the bytes that
 # arrive must be the bytes sent (a fault that slipped through would change them).
-cat >/tmp/openssl.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93,?eip93.offload=yes
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-notice = no
-CNF
+eip93_cnf /tmp/openssl.cnf '?provider=eip93,?eip93.offload=yes' 'notice = no'
 OPENSSL_CONF=/tmp/openssl.cnf openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
   -nodes -subj /CN=localhost -days 1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/tmp/req.err ||
   { bad "a test certificate"; cat /tmp/req.err; }
@@ -196,20 +173,12 @@ transfer() {
   label=$1
   shift
   port=$((port + 1))
-  rm -f /tmp/recv
   echo 0 >$P/fault
   echo -1 >$P/fault_block
   echo 24 >$P/fault_after   # the handshake's key checks pass first
   f0=$(cat $P/faults)
   echo 1 >$P/fault
-  (sleep 60 | OPENSSL_CONF=/tmp/openssl.cnf openssl s_server -accept "$port" -cert /tmp/cert.pem \
-     -key /tmp/key.pem -naccept 1 -quiet "$@" >/tmp/recv 2>/tmp/server.err) &
-  sleep 1
-  OPENSSL_CONF=/tmp/openssl.cnf openssl s_client -connect "127.0.0.1:$port" -quiet -no_ign_eof \
-    -nocommands "$@" </tmp/upload >/dev/null 2>/tmp/client.err || true
-  i=0
-  while [ "$(wc -c </tmp/recv)" -lt 2097152 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-  kill %1 2>/dev/null || true
+  OPENSSL_CONF=/tmp/openssl.cnf tls_send "$port" 2097152 "$@"
   echo 0 >$P/fault
   f1=$(cat $P/faults)
   got=$(sha256sum /tmp/recv | cut -d' ' -f1)

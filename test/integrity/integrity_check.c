@@ -94,6 +94,7 @@
 #include <openssl/provider.h>
 
 #include "integrity.h"
+#include "../guest/sim.h"
 
 #define KEYS 6
 #define MAXLEN INTEGRITY_MAXLEN
@@ -114,31 +115,17 @@ static uint64_t counter(const char *name)
 static int knob_set(const char *k, long v)
 {
 	char path[128];
-	FILE *f;
-	int ok;
 
 	snprintf(path, sizeof(path), P "%s", k);
-	f = fopen(path, "w");
-	if (f == NULL)
-		return 0;
-	ok = fprintf(f, "%ld\n", v) > 0;
-	return fclose(f) == 0 && ok;
+	return sim_write(path, v) == 0;
 }
 
 static long knob_get(const char *k)
 {
 	char path[128];
-	long v = -1;
-	FILE *f;
 
 	snprintf(path, sizeof(path), P "%s", k);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return (long)sim_read(path);
 }
 
 /* dir: -1 both directions at random, 1 encryptions only, 0 decryptions only */

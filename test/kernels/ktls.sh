@@ -11,7 +11,7 @@
 # the engine hybrid (6.1) and not when it is a CPU one (7.3), the doctor's
 # kTLS line names the same driver.  Then the same transfers through eip93
 # (matrix.sh's /tmp/openssl.cnf) for comparison.  MB/s are TCG emulation.
-# shellcheck disable=SC2154 # kver, mode, ok, bad, ops come from matrix.sh
+# shellcheck disable=SC2154 # kver, mode: matrix.sh; ok, bad, ops, test_cert, wait_listen: guest/lib.sh
 # Prints "EIP93-KTLS-ROW|kver|gcm(aes)|ops tls1.2|ops tls1.3|MB/s..." for the docs.
 
 KSIZE=${KTLS_SIZE:-1048576}
@@ -19,8 +19,7 @@ kt0=$(awk '{ print int($1) }' /proc/uptime)
 mkdir -p /tmp/www
 head -c "$KSIZE" /dev/urandom >/tmp/www/blob
 ksum=$(sha256sum /tmp/www/blob | cut -d' ' -f1)
-[ -f /tmp/cert.pem ] || openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-  -subj /CN=localhost -days 1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null
+test_cert
 cat >/tmp/ktls.cnf <<'CNF'
 openssl_conf = openssl_init
 [openssl_init]
@@ -46,16 +45,10 @@ centis() { awk '{ split($1, a, "."); print a[1] * 100 + a[2] }' /proc/uptime; }
 xfer() {
   cnf=$1 port=$2
   shift 2
-  hex=$(printf '%04X' "$port")
   (cd /tmp/www && OPENSSL_CONF=$cnf openssl s_server -accept "$port" -cert /tmp/cert.pem \
      -key /tmp/key.pem -naccept 1 -WWW -quiet "$@" </dev/null >/tmp/ks.out 2>&1) &
   spid=$!
-  i=0
-  # Listening (state 0A) on IPv4 or IPv6, however slow the guest; a bound on the attempts.
-  while ! cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -qE ":$hex 0+:0000 0A" &&
-    [ $i -lt 600 ]; do
-    sleep 0.1; i=$((i + 1))
-  done
+  wait_listen "$port"
   o0=$(ops) tx0=$(tls_stat TlsTxSw) rx0=$(tls_stat TlsRxSw) t0=$(centis)
   printf 'GET /blob HTTP/1.0\r\n\r\n' | OPENSSL_CONF=$cnf openssl s_client \
     -connect "127.0.0.1:$port" -quiet "$@" >/tmp/kgot 2>/tmp/kc.err

@@ -14,37 +14,19 @@
 # Prints "EIP93-KERNEL-ROW|<kver>|<restrict>|<verdict>|<status>|<driver ops>" for the
 # docs table, one line per composition run.
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 kver=$EIP93_GUEST_KVER
 mode=${EXPECT%%:*} want=${EXPECT#*:}
 C='ctr(aes-eip93)'
 
 # conf [eip93 section lines...]: /tmp/openssl.cnf preferring eip93.
-conf() {
-  {
-    printf 'openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n'
-    printf 'alg_section = evp_properties\n[evp_properties]\ndefault_properties = ?provider=eip93\n'
-    printf '[provider_sect]\ndefault = default_sect\neip93 = eip93_sect\n'
-    printf '[default_sect]\nactivate = 1\n[eip93_sect]\nactivate = 1\n'
-    for l in "$@"; do printf '%s\n' "$l"; done
-  } >/tmp/openssl.cnf
-}
+conf() { eip93_cnf /tmp/openssl.cnf '?provider=eip93' "$@"; }
 conf
 export OPENSSL_CONF=/tmp/openssl.cnf
 # dconf [eip93 section lines...]: /tmp/diff.cnf, eip93-diff's (both providers, no default properties).
-dconf() {
-  {
-    printf 'openssl_conf = c\n[c]\nproviders = p\n[p]\neip93 = e\ndefault = d\n[d]\nactivate = 1\n'
-    printf '[e]\nactivate = 1\n'
-    for l in "$@"; do printf '%s\n' "$l"; done
-  } >/tmp/diff.cnf
-}
+dconf() { eip93_cnf /tmp/diff.cnf '' "$@"; }
 dconf
 
 insmod /lib/eip93/eip93_sim.ko || { bad "insmod eip93_sim.ko"; exit 1; }
@@ -66,26 +48,17 @@ gc() { eip93-gate-check "$@" >/tmp/gc.out 2>&1; rc=$?; cat /tmp/gc.out; return $
 # tls LABEL: a TLS 1.3 transfer (2 MiB upload) with the provider preferred
 # under the current OPENSSL_CONF; sets tls_ops (driver ops during it).
 tls() {
-  [ -f /tmp/cert.pem ] || openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-    -subj /CN=localhost -days 1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null
+  test_cert
   size=2097152
   head -c $size /dev/urandom >/tmp/upload
   want_sum=$(sha256sum /tmp/upload | cut -d' ' -f1)
   : >/tmp/recv
   # A port of its own per transfer (a previous server may still be exiting).
   ntls=$((ntls + 1)) port=$((4454 + ntls))
-  hex=$(printf '%04X' $port)
   (sleep 600 | openssl s_server -accept $port -cert /tmp/cert.pem -key /tmp/key.pem -naccept 1 -quiet \
      -tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384 >/tmp/recv 2>/tmp/server.err) &
   spid=$!
-  # Wait until the server listens (state 0A), however slow the guest is; a
-  # bound on the attempts, not a timed assertion.
-  i=0
-  # s_server listens on IPv6 (dual stack) here: both tables, or this waits the whole bound.
-  while ! cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -qE ":$hex 0+:0000 0A" &&
-    [ $i -lt 600 ]; do
-    sleep 0.1; i=$((i + 1))
-  done
+  wait_listen $port
   before=$(ops)
   openssl s_client -connect 127.0.0.1:$port -quiet -no_ign_eof -nocommands -tls1_3 \
     -ciphersuites TLS_AES_256_GCM_SHA384 </tmp/upload >/dev/null 2>/tmp/client.err || true

@@ -26,6 +26,7 @@ set(KERNELS_ADD
   --add $<TARGET_FILE:eip93-gate-check>:/usr/bin/eip93-gate-check
   --add $<TARGET_FILE:eip93-doctor>:/usr/bin/eip93-doctor
   --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff
+  --add ${PROJECT_SOURCE_DIR}/test/guest/lib.sh:/opt/eip93/guest-lib.sh
   --add-dir ${PROJECT_SOURCE_DIR}/test/data:/opt/eip93/data)
 
 foreach(tag 6.12 7.2 7.3)

@@ -12,10 +12,7 @@
 # differ.
 set -euo pipefail
 
-die() {
-    echo "kernel-abi: error: $*" >&2
-    exit 1
-}
+me=kernel-abi
 # shellcheck source=test/rig/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -25,30 +25,14 @@
 set -euo pipefail
 
 me=kmod
-die() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
-
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=test/rig/lib.sh
 . "$here/lib.sh"
-name=6.1
-if [[ $# -ge 2 && "$1" == --kernel ]]; then
-    name=$2
-    shift 2
-fi
-[[ $# -ge 3 ]] || die "usage: $0 [--kernel NAME] CACHE_DIR OUT_DIR SRC_DIR... (NAME: $(rig_kernel_names))"
-rig_kernel "$name"
-rig_arch "$k_arch"
-me="kmod $name"
+rig_cache_args "CACHE_DIR OUT_DIR SRC_DIR..." 3 '' "$@"
+set -- "${rig_args[@]}"
 mkdir -p "$1"
-croot=$(cd "$1" && pwd)
-mkdir -p "$2"
-out=$(cd "$2" && pwd)
-shift 2
-kcache=$croot/$k_cache
-[[ "$k_cache" == . ]] && kcache=$croot
+out=$(cd "$1" && pwd)
+shift
 
 # The source files, the last directory's copy of each name winning.
 declare -A srcs=()

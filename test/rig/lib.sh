@@ -2,9 +2,19 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # lib.sh: the rig's data, sourced by run.sh, prepare.sh, kmod.sh and
-# kernel-abi.sh.  The callers define die().
+# kernel-abi.sh, and the command line prepare.sh and kmod.sh share.  The
+# callers set me (their name in messages).
 # shellcheck disable=SC2034 # the variables set here are the callers' data
 #
+# die MESSAGE: "$me: error: MESSAGE" on stderr, exit 1 (a caller that
+# defined its own die() before sourcing this keeps it).
+if ! declare -F die >/dev/null; then
+    die() {
+        echo "$me: error: $*" >&2
+        exit 1
+    }
+fi
+
 # rig_arch ARCH sets, for a guest architecture (x86_64 | arm64):
 #   debarch      Debian architecture of the kernel packages (amd64 | arm64)
 #   qemu         the QEMU system emulator
@@ -52,6 +62,34 @@ rig_kernel() {
         fi
     done <"$(dirname "${BASH_SOURCE[0]}")/kernels"
     die "unknown kernel '$1' (test/rig/kernels: $(rig_kernel_names))"
+}
+
+# rig_cache_args USAGE MIN MAX ARGS...: the "[--kernel NAME] CACHE_DIR ..."
+# command line of prepare.sh and kmod.sh (USAGE: what follows --kernel NAME;
+# MIN to MAX arguments after it, MAX empty: no bound).  Sets name (default
+# 6.1) and what rig_kernel and rig_arch set, appends NAME to me, creates
+# CACHE_DIR and sets croot (it, absolute) and kcache (the kernel's directory
+# in it: the "cache" column of test/rig/kernels); rig_args: the arguments
+# after CACHE_DIR.
+rig_cache_args() {
+    local usage=$1 min=$2 max=$3
+    shift 3
+    name=6.1
+    if [[ $# -ge 2 && "$1" == --kernel ]]; then
+        name=$2
+        shift 2
+    fi
+    [[ $# -ge $min && (-z "$max" || $# -le $max) ]] ||
+        die "usage: $0 [--kernel NAME] $usage (NAME: $(rig_kernel_names))"
+    rig_kernel "$name"
+    rig_arch "$k_arch"
+    me="$me $name"
+    mkdir -p "$1"
+    croot=$(cd "$1" && pwd)
+    kcache=$croot/$k_cache
+    [[ "$k_cache" != . ]] || kcache=$croot
+    shift
+    rig_args=("$@")
 }
 
 rig_kernel_names() {

@@ -35,27 +35,10 @@
 set -euo pipefail
 
 me=prepare
-die() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
-
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=test/rig/lib.sh
 . "$here/lib.sh"
-name=6.1
-if [[ $# -ge 2 && "$1" == --kernel ]]; then
-    name=$2
-    shift 2
-fi
-[[ $# -eq 1 ]] || die "usage: $0 [--kernel NAME] CACHE_DIR (NAME: $(rig_kernel_names))"
-rig_kernel "$name"
-rig_arch "$k_arch"
-me="prepare $name"
-mkdir -p "$1"
-croot=$(cd "$1" && pwd)
-kcache=$croot/$k_cache
-[[ "$k_cache" == . ]] && kcache=$croot
+rig_cache_args CACHE_DIR 1 1 "$@"
 mkdir -p "$kcache"
 
 for tool in apt-get apt-cache dpkg-deb depmod flock tar; do

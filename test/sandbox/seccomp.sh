@@ -5,28 +5,14 @@
 # (the program reads it around each child).  The arm64 guest runs the same
 # program on the release build: test/arm64/sandbox.sh.
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
-cat >/tmp/openssl.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-CNF
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
+eip93_cnf /tmp/openssl.cnf '?provider=eip93'
 export OPENSSL_CONF=/tmp/openssl.cnf
 insmod /lib/eip93/eip93_sim.ko || { echo "not ok - insmod"; exit 1; }
-before=$(cat /sys/module/eip93_sim/parameters/ops)
+before=$(ops)
 /usr/bin/eip93-seccomp-check --ops /sys/module/eip93_sim/parameters/ops
 rc=$?
-echo "seccomp: simulated engine ops +$(( $(cat /sys/module/eip93_sim/parameters/ops) - before )) (the whole run: the first bind's kernel self-tests included)"
+echo "seccomp: simulated engine ops +$(( $(ops) - before )) (the whole run: the first bind's kernel self-tests included)"
 exit $rc

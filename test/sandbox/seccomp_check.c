@@ -56,11 +56,9 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-#define MSG 16384
+#include "../guest/sim.h"
 
-#ifndef AF_ALG
-#define AF_ALG 38
-#endif
+#define MSG 16384
 
 #if defined(__x86_64__)
 #define ARCH AUDIT_ARCH_X86_64
@@ -105,18 +103,7 @@ static const char *text(const char *name)
 /* The simulated driver's operation counter; 0 without --ops, -1 unreadable. */
 static long long driver_ops(void)
 {
-	long long v = -1;
-	FILE *f;
-
-	if (ops_path == NULL)
-		return 0;
-	f = fopen(ops_path, "r");
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return ops_path == NULL ? 0 : sim_read(ops_path);
 }
 
 static int install_filter(int deny_open)

@@ -13,13 +13,7 @@ MIB=${SERVERS_DEMO_MIB:-8}
 
 servers_setup
 cp $S/conf/nginx.conf /etc/nginx/nginx.conf
-sed -e 's/listen 443 /listen 1443 /' -e 's#/run/nginx.pid#/run/nginx-ord.pid#' \
-  -e 's#/var/log/nginx/error.log#/var/log/nginx/error-ord.log#' \
-  /etc/nginx/nginx.conf >/etc/nginx/nginx-ord.conf
-nginx
-EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-ord.conf
-wait_port 443
-wait_port 1443
+nginx_pair
 echo "== nginx $(nginx -v 2>&1 | sed 's/.*\///'), curl $(curl -V | sed -n '1s/^curl \([^ ]*\).*/\1/p'):" \
   "optimized nginx on 443, ordinary (EIP93_PROVIDER=off) on 1443"
 make_blob $((MIB * MiB))

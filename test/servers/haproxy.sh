@@ -14,11 +14,7 @@ servers_setup
 cp $S/conf/haproxy.cfg /etc/haproxy/haproxy.cfg
 sed -e 's/bind :8443 /bind :8543 /' -e 's#/run/haproxy.pid#/run/haproxy-ord.pid#' \
   /etc/haproxy/haproxy.cfg >/etc/haproxy/haproxy-ord.cfg
-cp $S/conf/nginx-backend.conf /etc/nginx/nginx-backend.conf
-
-echo "== origin: nginx, plain HTTP on 127.0.0.1:8080"
-EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-backend.conf
-wait_port 8080
+start_origin
 echo "== haproxy: optimized on 8443, ordinary (EIP93_PROVIDER=off) on 8543"
 haproxy -c -f /etc/haproxy/haproxy.cfg >/dev/null || fail "haproxy -c rejects haproxy.cfg"
 haproxy -f /etc/haproxy/haproxy.cfg

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck shell=sh
 # Shared by the servers suite's guest scripts (busybox sh, sourced).
 #
 # Every server runs twice: an "optimized" instance (eip93 on: the hooks build
@@ -10,9 +11,9 @@
 # (ops: delta of the simulated driver's operation counter over the transfer).
 
 S=/opt/servers
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 export OPENSSL_CONF=/etc/ssl/openssl-eip93.cnf
 MiB=1048576
 status=0
@@ -23,8 +24,6 @@ fail() {
   # shellcheck disable=SC2034 # read by the scripts that source this file
   status=1
 }
-
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 
 # Centiseconds since boot.
 now_cs() {
@@ -73,6 +72,28 @@ wait_port() {
     [ $i -gt 100 ] && { fail "nothing listens on port $1"; return 1; }
     sleep 0.1
   done
+}
+
+# nginx_pair: nginx with /etc/nginx/nginx.conf (optimized) on 443 and a copy
+# of it on 1443 with EIP93_PROVIDER=off (ordinary; /run/nginx-ord.pid,
+# error-ord.log), both listening.
+nginx_pair() {
+  sed -e 's/listen 443 /listen 1443 /' -e 's#/run/nginx.pid#/run/nginx-ord.pid#' \
+    -e 's#/var/log/nginx/error.log#/var/log/nginx/error-ord.log#' \
+    /etc/nginx/nginx.conf >/etc/nginx/nginx-ord.conf
+  nginx
+  EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-ord.conf
+  wait_port 443
+  wait_port 1443
+}
+
+# start_origin: the proxies' origin, an ordinary nginx serving plain HTTP on
+# 127.0.0.1:8080 (conf/nginx-backend.conf), listening.
+start_origin() {
+  cp $S/conf/nginx-backend.conf /etc/nginx/nginx-backend.conf
+  echo "== origin: nginx, plain HTTP on 127.0.0.1:8080"
+  EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-backend.conf
+  wait_port 8080
 }
 
 # curl_tls PROTO CIPHER: curl's options for one protocol and cipher.

@@ -19,15 +19,9 @@ servers_setup
 # AF_ALG sockets) before the check reads them.
 sed 's/keepalive_timeout 65;/keepalive_timeout 900;/' $S/conf/nginx.conf >/etc/nginx/nginx.conf
 grep -q 'keepalive_timeout 900;' /etc/nginx/nginx.conf || fail "keepalive_timeout not found in nginx.conf"
-sed -e 's/listen 443 /listen 1443 /' -e 's#/run/nginx.pid#/run/nginx-ord.pid#' \
-  -e 's#/var/log/nginx/error.log#/var/log/nginx/error-ord.log#' \
-  /etc/nginx/nginx.conf >/etc/nginx/nginx-ord.conf
 
 echo "== nginx: optimized on 443, ordinary (EIP93_PROVIDER=off) on 1443"
-nginx
-EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-ord.conf
-wait_port 443
-wait_port 1443
+nginx_pair
 
 master=$(cat /run/nginx.pid)
 workers=$(for p in /proc/[0-9]*; do

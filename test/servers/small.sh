@@ -15,13 +15,7 @@ N=${SERVERS_SMALL_N:-200}
 
 servers_setup
 cp $S/conf/nginx.conf /etc/nginx/nginx.conf
-sed -e 's/listen 443 /listen 1443 /' -e 's#/run/nginx.pid#/run/nginx-ord.pid#' \
-  -e 's#/var/log/nginx/error.log#/var/log/nginx/error-ord.log#' \
-  /etc/nginx/nginx.conf >/etc/nginx/nginx-ord.conf
-nginx
-EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-ord.conf
-wait_port 443
-wait_port 1443
+nginx_pair
 
 # N small files of 1..3 KiB on the server, N of 1..3 KiB to upload.
 mkdir -p /srv/www/small /tmp/up

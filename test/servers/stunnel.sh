@@ -16,11 +16,7 @@ cp $S/conf/stunnel.conf /etc/stunnel/eip93.conf
 sed -e 's/^accept = 9443/accept = 9543/' -e 's#/run/stunnel4/eip93.pid#/run/stunnel4/eip93-ord.pid#' \
   -e 's#/var/log/stunnel4/eip93.log#/var/log/stunnel4/eip93-ord.log#' \
   /etc/stunnel/eip93.conf >/etc/stunnel/eip93-ord.conf
-cp $S/conf/nginx-backend.conf /etc/nginx/nginx-backend.conf
-
-echo "== origin: nginx, plain HTTP on 127.0.0.1:8080"
-EIP93_PROVIDER=off nginx -c /etc/nginx/nginx-backend.conf
-wait_port 8080
+start_origin
 echo "== stunnel: optimized on 9443, ordinary (EIP93_PROVIDER=off) on 9543"
 OPENSSL_CONF=/etc/ssl/openssl-eip93.cnf stunnel4 /etc/stunnel/eip93.conf 2>/var/log/stunnel4/eip93.err
 OPENSSL_CONF=/etc/ssl/openssl-eip93.cnf EIP93_PROVIDER=off stunnel4 /etc/stunnel/eip93-ord.conf \

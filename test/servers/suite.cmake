@@ -6,21 +6,9 @@
 # lines; test/servers/update-doc.sh turns them into docs/servers.md's table.
 
 set(SERVERS_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(SERVERS_BINS nginx:/usr/sbin/nginx haproxy:/usr/sbin/haproxy stunnel4:/usr/bin/stunnel4
-    curl:/usr/bin/curl getfattr:/usr/bin/getfattr)
-set(SERVERS_ADD --add-dir ${SERVERS_DIR}:/opt/servers)
-set(SERVERS_MISSING "")
-foreach(pair ${SERVERS_BINS})
-  string(REPLACE ":" ";" pair "${pair}")
-  list(GET pair 0 prog)
-  list(GET pair 1 dest)
-  find_program(SERVERS_${prog} ${prog} PATHS /usr/sbin /usr/bin NO_CACHE)
-  if(SERVERS_${prog})
-    list(APPEND SERVERS_ADD --add ${SERVERS_${prog}}:${dest})
-  else()
-    list(APPEND SERVERS_MISSING ${prog})
-  endif()
-endforeach()
+eip93_guest_programs(SERVERS nginx:/usr/sbin/nginx haproxy:/usr/sbin/haproxy
+  stunnel4:/usr/bin/stunnel4 curl:/usr/bin/curl getfattr:/usr/bin/getfattr)
+list(INSERT SERVERS_ADD 0 --add-dir ${SERVERS_DIR}:/opt/servers)
 
 # servers_test(<name> <timeout seconds> [run.sh arguments...])
 function(servers_test name timeout)

@@ -6,12 +6,12 @@
 # hooks build) so that messages leave the engine and are replayed in
 # software, after which IV_GEN must go on exactly as the default's.
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks OPENSSL_CONF=/dev/null
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
+export OPENSSL_CONF=/dev/null
 insmod /lib/eip93/eip93_sim.ko || { echo "not ok - insmod"; exit 1; }
 fail=0
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 for f in none sendmsg:9 read:5 read:0; do
   before=$(ops)
   if [ "$f" = none ]; then

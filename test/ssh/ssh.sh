@@ -15,88 +15,26 @@
 #     socket()) gets eligible packets: they must go to software, not kill it
 # Prints SSH-ROW|cipher|server|client|bytes|sha256 up|sha256 down|ops lines.
 set -u
-M=/opt/eip93
-export OPENSSL_MODULES=$M/hooks
-export EIP93_TEST_DT_PATH=$M/data/dt-an7581.bin EIP93_TEST_HWCAP=0
+# shellcheck source=test/guest/lib.sh
+. /opt/eip93/guest-lib.sh
+an7581_hooks
 SIZE=${SSH_SIZE:-33554432}
 LOGINS=${SSH_LOGINS:-50}
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
-ops() { cat /sys/module/eip93_sim/parameters/ops; }
 
-cat >/etc/eip93-opt.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[evp_properties]
-default_properties = ?provider=eip93
-[provider_sect]
-default = default_sect
-eip93 = eip93_sect
-[default_sect]
-activate = 1
-[eip93_sect]
-activate = 1
-max-size = 36864
-CNF
+eip93_cnf /etc/eip93-opt.cnf '?provider=eip93' 'max-size = 36864'
 # For the logins: every message from 16 bytes up is eligible, so that the
 # pre-auth child's own packets (kex, userauth: well under 4 KiB) would make
 # the provider open a key there - under OpenSSH's filter, socket() kills.
-sed 's/^max-size = 36864$/max-size = 36864\nmin-size = 16/' /etc/eip93-opt.cnf >/etc/eip93-small.cnf
-cat >/etc/eip93-plain.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-[default_sect]
-activate = 1
-CNF
+eip93_cnf /etc/eip93-small.cnf '?provider=eip93' 'max-size = 36864' 'min-size = 16'
+plain_cnf /etc/eip93-plain.cnf
 
 insmod /lib/eip93/eip93_sim.ko || { bad "insmod"; exit 1; }
 # The optimized sides bind the gate's first choice, the engine's AES-CTR alone.
 OPENSSL_CONF=/etc/eip93-opt.cnf eip93-gate-check enabled "enabled: ctr(aes-eip93)" >/tmp/gc.out 2>&1 &&
   ok "the optimized configuration's gate binds ctr(aes-eip93)" || { bad "gate"; cat /tmp/gc.out; }
-echo 'sshd:x:100:65534:sshd:/run/sshd:/bin/false' >>/etc/passwd
-mkdir -p /run/sshd /etc/ssh /root/.ssh /var/empty
-chmod 0755 /run/sshd; chmod 0700 /root/.ssh
-ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key || bad "host key"
-ssh-keygen -q -t ed25519 -N '' -f /root/.ssh/id_ed25519 || bad "user key"
-cp /root/.ssh/id_ed25519.pub /root/.ssh/authorized_keys
-cat >/etc/ssh/sshd_config <<'CFG'
-Port 2222
-ListenAddress 127.0.0.1
-HostKey /etc/ssh/ssh_host_ed25519_key
-PermitRootLogin yes
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-Ciphers aes128-gcm@openssh.com,aes256-gcm@openssh.com
-Subsystem sftp internal-sftp
-PidFile /run/sshd.pid
-CFG
+sshd_setup
 head -c "$SIZE" /dev/urandom >/tmp/up
 up_sum=$(sha256sum /tmp/up | cut -d' ' -f1)
-
-# start_sshd CNF: (re)start sshd with that OpenSSL config.
-start_sshd() {
-  [ -f /run/sshd.pid ] && kill "$(cat /run/sshd.pid)" 2>/dev/null && sleep 1
-  rm -f /run/sshd.pid
-  OPENSSL_CONF=$1 /usr/sbin/sshd -f /etc/ssh/sshd_config -E /tmp/sshd.log
-  i=0
-  while [ ! -f /run/sshd.pid ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-  [ -f /run/sshd.pid ] || { bad "sshd did not start"; cat /tmp/sshd.log; }
-}
-# cssh CNF CIPHER CMD: the client with that OpenSSL config.
-cssh() {
-  OPENSSL_CONF=$1 /usr/bin/ssh -F /dev/null -p 2222 -c "$2" -i /root/.ssh/id_ed25519 \
-    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
-    -o BatchMode=yes root@127.0.0.1 "$3"
-}
 
 # pair SERVER CLIENT CIPHER: one upload and one download.
 pair() {

@@ -7,19 +7,7 @@
 # under TCG a 32 MiB run of all eight transfers takes tens of minutes, see
 # docs/testing.md).
 set(EIP93_SSH_SIZE 33554432 CACHE STRING "Bytes each way in the OpenSSH guest test")
-set(SSH_ADD "")
-set(SSH_MISSING "")
-foreach(pair sshd:/usr/sbin/sshd ssh:/usr/bin/ssh ssh-keygen:/usr/bin/ssh-keygen)
-  string(REPLACE ":" ";" pair "${pair}")
-  list(GET pair 0 prog)
-  list(GET pair 1 dest)
-  find_program(SSH_${prog} ${prog} PATHS /usr/sbin /usr/bin NO_CACHE)
-  if(SSH_${prog})
-    list(APPEND SSH_ADD --add ${SSH_${prog}}:${dest})
-  else()
-    list(APPEND SSH_MISSING ${prog})
-  endif()
-endforeach()
+eip93_guest_programs(SSH sshd:/usr/sbin/sshd ssh:/usr/bin/ssh ssh-keygen:/usr/bin/ssh-keygen)
 if(SSH_MISSING)
   message(WARNING "ssh suite not registered: ${SSH_MISSING} not found "
                   "(scripts/deps.sh installs scripts/deps.d/ssh.txt)")

@@ -39,6 +39,23 @@ static void set_size(struct eip93_calib_table *t, int s, double sw, double eng, 
 	}
 }
 
+/* Decide on t: the engine's window must be [min, max]. */
+static void decide_window(struct eip93_calib_table *t, struct eip93_calib_choice *c, long min,
+			  long max)
+{
+	eip93_calib_decide(t, c);
+	CHECK_EQ_INT(c->min_size, min);
+	CHECK_EQ_INT(c->max_size, max);
+}
+
+/* Decide on t: off, the reason saying why. */
+static void decide_off(struct eip93_calib_table *t, struct eip93_calib_choice *c, const char *why)
+{
+	eip93_calib_decide(t, c);
+	CHECK_EQ_INT(c->engine, 0);
+	CHECK(strstr(c->reason, why) != NULL);
+}
+
 static void test_cells(void)
 {
 	struct eip93_calib_cell c;
@@ -81,15 +98,11 @@ static void test_tables(void)
 	CHECK(strstr(c.reason, "from 1024 to 65536 bytes") != NULL);
 
 	fill(&t, 10.0, 3.0, 0.5); /* loses everywhere */
-	eip93_calib_decide(&t, &c);
-	CHECK_EQ_INT(c.engine, 0);
-	CHECK(strstr(c.reason, "no payload size") != NULL);
+	decide_off(&t, &c, "no payload size");
 	CHECK(strstr(c.reason, "engine 3.000 MB/s [2.500-3.500] vs software 10.000 MB/s") != NULL);
 
 	fill(&t, 10.0, 10.2, 0.5); /* ties within noise */
-	eip93_calib_decide(&t, &c);
-	CHECK_EQ_INT(c.engine, 0);
-	CHECK(strstr(c.reason, ", tie") != NULL);
+	decide_off(&t, &c, ", tie");
 
 	/* Wins only from 8 KiB up (the usual shape: latency dominates small payloads). */
 	fill(&t, 10.0, 5.0, 0.2);
@@ -108,9 +121,7 @@ static void test_tables(void)
 	set_size(&t, 2, 10.0, 14.0, 0.2);
 	for (int s = 4; s < EIP93_CALIB_NSIZES; s++)
 		set_size(&t, s, 10.0, 14.0, 0.2);
-	eip93_calib_decide(&t, &c);
-	CHECK_EQ_INT(c.min_size, 16384);
-	CHECK_EQ_INT(c.max_size, 65536);
+	decide_window(&t, &c, 16384, 65536);
 
 	/* Two runs of equal length (1-2 KiB, 16-32 KiB): the larger sizes. */
 	fill(&t, 10.0, 5.0, 0.2);
@@ -118,9 +129,7 @@ static void test_tables(void)
 	set_size(&t, 1, 10.0, 14.0, 0.2);
 	set_size(&t, 4, 10.0, 14.0, 0.2);
 	set_size(&t, 5, 10.0, 14.0, 0.2);
-	eip93_calib_decide(&t, &c);
-	CHECK_EQ_INT(c.min_size, 16384);
-	CHECK_EQ_INT(c.max_size, 32768);
+	decide_window(&t, &c, 16384, 32768);
 
 	/* A noisy row inside the run splits it (1-8 KiB is longer than 32-64 KiB). */
 	fill(&t, 10.0, 14.0, 0.2);
@@ -132,9 +141,7 @@ static void test_tables(void)
 
 	/* Every row noisy (wide, overlapping rounds): off. */
 	fill(&t, 10.0, 12.0, 6.0);
-	eip93_calib_decide(&t, &c);
-	CHECK_EQ_INT(c.engine, 0);
-	CHECK(strstr(c.reason, "noisy") != NULL);
+	decide_off(&t, &c, "noisy");
 	/* Wide but separated rounds (software 4-16, engine 24-36): a robust win. */
 	fill(&t, 10.0, 30.0, 6.0);
 	eip93_calib_decide(&t, &c);
@@ -144,16 +151,12 @@ static void test_tables(void)
 	/* One case of four losing at one size (AES-256 dec at 48 KiB) removes that size. */
 	fill(&t, 10.0, 14.0, 0.2);
 	t.cell[6][3].eng = st(8.0, 0.2);
-	eip93_calib_decide(&t, &c);
-	CHECK_EQ_INT(c.min_size, 1024);
-	CHECK_EQ_INT(c.max_size, 32768);
+	decide_window(&t, &c, 1024, 32768);
 
 	/* Too few rounds to judge noise. */
 	fill(&t, 10.0, 30.0, 0.5);
 	t.rounds = 2;
-	eip93_calib_decide(&t, &c);
-	CHECK_EQ_INT(c.engine, 0);
-	CHECK(strstr(c.reason, "only 2 rounds") != NULL);
+	decide_off(&t, &c, "only 2 rounds");
 }
 
 static void test_choose(void)

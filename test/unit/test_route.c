@@ -52,40 +52,137 @@ static struct eip93_route_msg eligible(int enc)
 	return m;
 }
 
-static void test_eligible(void)
-{
-	struct eip93_route_msg m;
+/*
+ * The scenarios as tables: a step starts again from eligible(enc) (F_FRESH),
+ * or sets one field of the message, then checks the reason eip93_route()
+ * gives (unless NO_CHECK).
+ */
+enum field {
+	F_FRESH,
+	F_ENGINE,
+	F_KEY_SET,
+	F_KEY_FAILED,
+	F_IVLEN,
+	F_IV_USABLE,
+	F_TLS,
+	F_TLS_OK,
+	F_TAGLEN,
+	F_AADLEN,
+	F_LEN,
+	F_ROOM,
+	F_ADAPT,
+};
 
-	for (int enc = 0; enc <= 1; enc++) {
-		m = eligible(enc);
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.len = 4096;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.len = 32768;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.len = 4095;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-		m.len = 32769;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-		m.len = 0;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-		m = eligible(enc);
-		m.aadlen = 0;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.aadlen = 512;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-		m.aadlen = 513;
-		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_AAD);
+#define NO_CHECK (-1)
+
+struct step {
+	size_t value; /* F_FRESH: enc (2: the scenario's own) */
+	enum field field;
+	int want; /* enum eip93_sw_reason, or NO_CHECK */
+};
+
+static void set_field(struct eip93_route_msg *m, enum field f, size_t v)
+{
+	switch (f) {
+	case F_FRESH:
+		break;
+	case F_ENGINE:
+		m->engine_available = (int)v;
+		break;
+	case F_KEY_SET:
+		m->key_set = (int)v;
+		break;
+	case F_KEY_FAILED:
+		m->key_failed = (int)v;
+		break;
+	case F_IVLEN:
+		m->ivlen = v;
+		break;
+	case F_IV_USABLE:
+		m->iv_usable = (int)v;
+		break;
+	case F_TLS:
+		m->tls = (int)v;
+		break;
+	case F_TLS_OK:
+		m->tls_ok = (int)v;
+		break;
+	case F_TAGLEN:
+		m->taglen = v;
+		break;
+	case F_AADLEN:
+		m->aadlen = v;
+		break;
+	case F_LEN:
+		m->len = v;
+		break;
+	case F_ROOM:
+		m->room = (int)v;
+		break;
+	case F_ADAPT:
+		m->adapt_sw = (int)v;
+		break;
 	}
 }
+
+/* Run the steps from eligible(enc); a F_FRESH step of value 2 starts from it again. */
+static void run_steps(const struct step *s, size_t n, int enc)
+{
+	struct eip93_route_msg m = eligible(enc);
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].field == F_FRESH)
+			m = eligible(s[i].value == 2 ? enc : (int)s[i].value);
+		else
+			set_field(&m, s[i].field, s[i].value);
+		if (s[i].want != NO_CHECK)
+			CHECK_EQ_INT(route(&lim, &m), s[i].want);
+	}
+}
+
+#define RUN_STEPS(steps, enc) run_steps((steps), sizeof(steps) / sizeof((steps)[0]), (enc))
+
+/* The size and AAD bounds, both directions. */
+static const struct step eligible_steps[] = {
+	{ 16384, F_LEN, EIP93_SW_NONE },  { 4096, F_LEN, EIP93_SW_NONE },
+	{ 32768, F_LEN, EIP93_SW_NONE },  { 4095, F_LEN, EIP93_SW_SIZE },
+	{ 32769, F_LEN, EIP93_SW_SIZE },  { 0, F_LEN, EIP93_SW_SIZE },
+	{ 2, F_FRESH, NO_CHECK },	  { 0, F_AADLEN, EIP93_SW_NONE },
+	{ 512, F_AADLEN, EIP93_SW_NONE }, { 513, F_AADLEN, EIP93_SW_AAD },
+};
+
+static void test_eligible(void)
+{
+	for (int enc = 0; enc <= 1; enc++)
+		RUN_STEPS(eligible_steps, enc);
+}
+
+static const struct step reason_steps[] = {
+	{ 1, F_FRESH, NO_CHECK },
+	{ 0, F_ENGINE, EIP93_SW_GATE },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 1, F_KEY_FAILED, EIP93_SW_KEYCHECK },
+	/* Adaptive routing's fact comes last: every other reason wins over it. */
+	{ 0, F_FRESH, NO_CHECK },
+	{ 1, F_ADAPT, EIP93_SW_ADAPT },
+	{ 1, F_KEY_FAILED, EIP93_SW_KEYCHECK },
+	{ 1, F_FRESH, NO_CHECK },
+	{ 1, F_ADAPT, NO_CHECK },
+	{ 10, F_LEN, EIP93_SW_SIZE },
+	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
+	{ 0, F_FRESH, NO_CHECK },
+	{ 0, F_ENGINE, NO_CHECK },
+	{ 8, F_IVLEN, EIP93_SW_GATE },
+	{ 1, F_ENGINE, NO_CHECK },
+	{ 4, F_TAGLEN, EIP93_SW_NONCE },
+	{ 12, F_IVLEN, NO_CHECK },
+	{ 10, F_LEN, EIP93_SW_TAG },
+};
 
 static void test_reasons(void)
 {
 	struct eip93_route_msg m;
 
-	m = eligible(1);
-	m.engine_available = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
 	for (size_t iv = 1; iv <= 64; iv++) {
 		m = eligible(1);
 		m.ivlen = iv;
@@ -100,64 +197,33 @@ static void test_reasons(void)
 		m.taglen = t;
 		CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
 	}
-	m = eligible(1);
-	m.key_failed = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEYCHECK);
-	/* Adaptive routing's fact comes last: every other reason wins over it. */
-	m = eligible(0);
-	m.adapt_sw = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_ADAPT);
-	m.key_failed = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEYCHECK);
-	m = eligible(1);
-	m.adapt_sw = 1;
-	m.len = 10;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-	/* The gate is checked first, then nonce, tag, AAD, size, overlap, key. */
-	m = eligible(0);
-	m.engine_available = 0;
-	m.ivlen = 8;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
-	m.engine_available = 1;
-	m.taglen = 4;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
-	m.ivlen = 12;
-	m.len = 10;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_TAG);
+	RUN_STEPS(reason_steps, 1);
 }
 
 /* Every other input that can send a message to software, and their order. */
+static const struct step input_steps[] = {
+	{ 1, F_FRESH, NO_CHECK },
+	{ 0, F_KEY_SET, EIP93_SW_KEY },
+	{ 0, F_ENGINE, EIP93_SW_GATE },
+	{ 0, F_FRESH, NO_CHECK },
+	{ 0, F_IV_USABLE, EIP93_SW_IV },
+	{ 16, F_IVLEN, EIP93_SW_NONCE },
+	{ 0, F_KEY_SET, EIP93_SW_KEY },
+	/* A TLS 1.2 record is judged by its own preconditions, not the generic IV. */
+	{ 1, F_FRESH, NO_CHECK },
+	{ 1, F_TLS, NO_CHECK },
+	{ 0, F_IV_USABLE, EIP93_SW_TLS },
+	{ 1, F_TLS_OK, EIP93_SW_NONE },
+	{ 8, F_IVLEN, EIP93_SW_NONCE },
+	/* No room for the output: the delegate reports it, from software. */
+	{ 1, F_FRESH, NO_CHECK },
+	{ 0, F_ROOM, EIP93_SW_SIZE },
+	{ 600, F_AADLEN, EIP93_SW_AAD },
+};
+
 static void test_inputs(void)
 {
-	struct eip93_route_msg m;
-
-	m = eligible(1);
-	m.key_set = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEY);
-	m.engine_available = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_GATE);
-	m = eligible(0);
-	m.iv_usable = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_IV);
-	m.ivlen = 16;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
-	m.key_set = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_KEY);
-	/* A TLS 1.2 record is judged by its own preconditions, not the generic IV. */
-	m = eligible(1);
-	m.tls = 1;
-	m.iv_usable = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_TLS);
-	m.tls_ok = 1;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONE);
-	m.ivlen = 8;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_NONCE);
-	/* No room for the output: the delegate reports it, from software. */
-	m = eligible(1);
-	m.room = 0;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_SIZE);
-	m.aadlen = 600;
-	CHECK_EQ_INT(route(&lim, &m), EIP93_SW_AAD);
+	RUN_STEPS(input_steps, 1);
 }
 
 static void test_overlap(void)
