@@ -24,7 +24,6 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-
 static const char tag[] = "Seccomp:";
 
 enum {

@@ -5,7 +5,7 @@
  *
  * Compositions: a key on ctr(aes-eip93) opens a CRYPTO_AES_CTR session and
  * each ctr() is one CIOCCRYPT (the CTR-only composition: GHASH and the tag
- * in libcrypto, alg/compose.c); a key on a kernel AES-GCM such as
+ * in libcrypto, alg/gcm/compose.c); a key on a kernel AES-GCM such as
  * gcm_base(ctr(aes-eip93),ghash-generic) opens a CRYPTO_AES_GCM session and
  * each seal() or unseal() is one CIOCAUTHCRYPT (a wrong tag: -EBADMSG).  The
  * module asks the kernel for the generic names "ctr(aes)" and "gcm(aes)",

@@ -12,7 +12,7 @@
  * gcm_base(ctr(aes-eip93),ghash-generic), whose seal and unseal are one
  * backend request each, and the engine's AES-CTR alone, ctr(aes-eip93),
  * for which the backend offers ctr() and the AES-GCM layer composes the
- * message with GHASH and the tag in libcrypto (alg/compose.c).
+ * message with GHASH and the tag in libcrypto (alg/gcm/compose.c).
  *
  * Backends: AF_ALG (engine/afalg.c) and cryptodev's /dev/crypto
  * (engine/cryptodev.c), the product's two roads, and, in test builds only, a

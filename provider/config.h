@@ -21,7 +21,7 @@
 #define EIP93_CFG_TIMEOUT_MS_CEIL 600000
 #define EIP93_CFG_PROPQ_MAX 256
 #define EIP93_CFG_PATH_MAX 256
-#define EIP93_CFG_DEFAULT_TAG_CHECK 64 /* EIP93_TAG_CHECK_DEFAULT (alg/gcm.h) */
+#define EIP93_CFG_DEFAULT_TAG_CHECK 64 /* EIP93_TAG_CHECK_DEFAULT (alg/gcm/gcm.h) */
 #define EIP93_CFG_TAG_CHECK_CEIL 65536
 
 /* Where the calibration is read when the section names no calibration-file. */

@@ -113,6 +113,6 @@ if [ "$cov" -eq 1 ]; then
     "$here/test/fuzz/corpus" >/dev/null 2>&1 || true
   llvm-profdata-14 merge -o "$work/cov.profdata" "$work"/cov-*.profraw
   llvm-cov-14 report "$cb/test/fuzz/eip93-fuzz-replay" -instr-profile="$work/cov.profdata" \
-    "$here"/alg/*.c "$here"/engine/*.c
+    "$here"/alg/*.c "$here"/alg/*/*.c "$here"/engine/*.c
 fi
 [ "$found" -eq 0 ]

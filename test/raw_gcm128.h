@@ -3,7 +3,7 @@
  * The raw loops' GCM128 callbacks (test/bench/raw.c, test/icount/runner.c):
  * the block function on an AES-ECB context, and a stream function that
  * leaves whole blocks as they are (the engine wrote them, or they are only
- * hashed) — what alg/compose.c does, written once for the loops that stand
+ * hashed) — what alg/gcm/compose.c does, written once for the loops that stand
  * beside it without the provider.
  */
 #ifndef EIP93_TEST_RAW_GCM128_H

@@ -160,7 +160,7 @@ static void mem_block(const unsigned char in[16], unsigned char out[16], const v
 
 /*
  * The live bytes of one libcrypto GCM128 context (H and its tables), counted by
- * this allocator: what an open key holds besides its check state (alg/compose.c:
+ * this allocator: what an open key holds besides its check state (alg/gcm/compose.c:
  * on ctr(aes-eip93) GHASH and the tag are computed in this process; on the
  * kernel's AES-GCM the sampled tags, tag-check, are recomputed with it).  -1 on
  * error.

@@ -226,7 +226,7 @@ static void op_get_tag(struct fz_side *sd, const struct fz_op *op)
 
 /*
  * A fixed IV longer than the IV: eip93 refuses it on purpose, because
- * OpenSSL 3.0 takes it and then hangs in IV generation (alg/gcm.c,
+ * OpenSSL 3.0 takes it and then hangs in IV generation (alg/gcm/gcm.c,
  * fixed_iv_too_long()).  The one intended difference, so never asked.
  */
 static int fixed_too_long(struct fz_side *sd, int l)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * alg/shadow.c: what the cipher context knows of its delegate, event by
+ * alg/gcm/shadow.c: what the cipher context knows of its delegate, event by
  * event.  Each case mirrors a call sequence whose outcome in OpenSSL's GCM
  * (ciphercommon_gcm.c) decides whether an engine message would be exact.
  */
