@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * provider/gate.c: the verdict in its documented order (docs/contract.md
+ * provider/gate.c: the verdict in its documented order (the engine-backend
+ * order over the engine rows: gate_backends.c) (docs/contract.md
  * "Switching on"), fed through the same inputs the
  * provider uses (the device-tree file and hwcap inputs here are plain
  * function arguments; in eip93.so only the test-hooks build sets them).
@@ -12,17 +13,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "../../provider/gate.h"
+#include "gate_fixture.h"
 
-/* The compositions, spelled once: in the AN7581's SoC row, in its order. */
-#define KALG_CTR_ONLY eip93_socs[0]->comps[0].kalg
-#define KALG_NEON eip93_socs[0]->comps[1].kalg
-#define KALG_GENERIC eip93_socs[0]->comps[2].kalg
-#define KALG_LIB eip93_socs[0]->comps[3].kalg
+char dir[] = "/tmp/eip93-gate-XXXXXX";
 
-static char dir[] = "/tmp/eip93-gate-XXXXXX";
-
-static const char *dt_file(const char *name, const void *bytes, size_t len)
+const char *dt_file(const char *name, const void *bytes, size_t len)
 {
 	static char path[256];
 	FILE *f;
@@ -37,7 +32,7 @@ static const char *dt_file(const char *name, const void *bytes, size_t len)
 	return path;
 }
 
-static struct eip93_config cfg;
+struct eip93_config cfg;
 
 /* The AF_ALG row with its real probe (this machine's kernel answers). */
 static const struct eip93_engine_ops kernel_ops = { .name = "af_alg" };
@@ -70,9 +65,6 @@ static struct eip93_gate decide(const char *env, const char *dt, int hw_override
 	eip93_gate_decide(&in, &g);
 	return g;
 }
-
-#define HAS(g, text) CHECK(strstr((g).status, (text)) != NULL)
-#define STARTS(g, text) CHECK(strncmp((g).status, (text), strlen(text)) == 0)
 
 static void test_switch(void)
 {
@@ -174,9 +166,9 @@ static void test_inputs(void)
 
 /* ---- composition order and calibration, with a scripted probe ---------- */
 
-static int probe_err[EIP93_NKALG]; /* per eip93_kalg_names index: 0 binds, else errno */
-static int ctr_unusable;	   /* the CTR-only composition's libcrypto self-test fails */
-static char probe_log[256];
+int probe_err[EIP93_NKALG]; /* per eip93_kalg_names index: 0 binds, else errno */
+int ctr_unusable;	    /* the CTR-only composition's libcrypto self-test fails */
+char probe_log[256];
 
 static int fake_probe(const char *kalg, char *driver, size_t n)
 {
@@ -195,10 +187,10 @@ static int fake_probe(const char *kalg, char *driver, size_t n)
 }
 
 /* The /dev/crypto probe: lower-case letters in the log, its own errors and drivers. */
-static int cdev_err[EIP93_NKALG];
-static const char *cdev_drv[EIP93_NKALG];
-static int use_cdev;	  /* decide_k() offers the /dev/crypto backend */
-static int force_backend; /* decide_k()'s in.backend (the test builds' force) */
+int cdev_err[EIP93_NKALG];
+const char *cdev_drv[EIP93_NKALG];
+int use_cdev;	   /* decide_k() offers the /dev/crypto backend */
+int force_backend; /* decide_k()'s in.backend (the test builds' force) */
 
 static int fake_cdev_probe(const char *kalg, char *driver, size_t n)
 {
@@ -244,7 +236,7 @@ static const struct eip93_engine_row test_rows[2] = {
 	  .why = eip93_cryptodev_why },
 };
 
-static struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char *kernel)
+struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char *kernel)
 {
 	struct eip93_gate_input in;
 	struct eip93_gate g;
@@ -347,7 +339,7 @@ static void test_composition_order(void)
 	CHECK(strcmp(g.kalg, KALG_CTR_ONLY) == 0);
 }
 
-static void calib_loaded(struct eip93_calib_load *cl, const char *kalg, int engine)
+void calib_loaded(struct eip93_calib_load *cl, const char *kalg, int engine)
 {
 	memset(cl, 0, sizeof(*cl));
 	cl->state = EIP93_CALIB_LOADED;
@@ -463,208 +455,6 @@ static void test_calibration(void)
 	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_INVALID);
 }
 
-static void all_fail(int *errs, int e)
-{
-	for (int i = 0; i < EIP93_NKALG; i++)
-		errs[i] = e;
-}
-
-/* engine-backend: the order over both backends, the texts naming the backend. */
-static void test_backends(void)
-{
-	struct eip93_gate g;
-	char err[256];
-
-	eip93_config_defaults(&cfg);
-	memset(probe_err, 0, sizeof(probe_err));
-	memset(cdev_err, 0, sizeof(cdev_err));
-	memset(cdev_drv, 0, sizeof(cdev_drv));
-	use_cdev = 1;
-
-	/* auto: AF_ALG first; when it binds, /dev/crypto is never opened. */
-	g = decide_k(NULL, "6.1.0");
-	CHECK(strcmp(probe_log, "C") == 0);
-	CHECK_EQ_INT(g.backend, EIP93_BACKEND_AFALG);
-	CHECK(strcmp(g.status, "enabled: ctr(aes-eip93)") == 0);
-	CHECK(strcmp(eip93_gate_backend_name(&g), "af_alg") == 0);
-
-	/* auto: every composition on AF_ALG, then on /dev/crypto, the first that binds. */
-	all_fail(probe_err, ENOENT);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "CNGLc") == 0);
-	CHECK_EQ_INT(g.enabled, 1);
-	CHECK_EQ_INT(g.backend, EIP93_BACKEND_CRYPTODEV);
-	CHECK(strcmp(g.kalg, KALG_CTR_ONLY) == 0);
-	CHECK(strcmp(g.status, "enabled: ctr(aes-eip93) via /dev/crypto") == 0);
-	CHECK(strncmp(g.status, "enabled: ", 9) == 0);
-	CHECK(strstr(g.ghash, "libcrypto") != NULL);
-	CHECK(strcmp(eip93_gate_backend_name(&g), "cryptodev") == 0);
-	cdev_err[0] = ENODEV;
-	cdev_drv[0] = "ctr-aes-aesni";
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "CNGLcn") == 0);
-	HAS(g, "enabled: gcm_base(ctr(aes-eip93),ghash-neon) via /dev/crypto");
-
-	/* Nothing binds anywhere: AF_ALG's tries and why, then /dev/crypto's. */
-	cdev_err[1] = cdev_err[2] = cdev_err[3] = ENODEV;
-	cdev_drv[1] = cdev_drv[2] = cdev_drv[3] = "gcm-aes-lib";
-	g = decide_k(NULL, "7.2.13");
-	CHECK_EQ_INT(g.enabled, 0);
-	CHECK_EQ_INT(g.backend, 0);
-	CHECK(strcmp(eip93_gate_backend_name(&g), "") == 0);
-	CHECK(strcmp(probe_log, "CNGLcngl") == 0);
-	STARTS(g, "disabled: kernel: AF_ALG bind ctr(aes-eip93): ENOENT");
-	HAS(g, "; kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-lib): ENOENT");
-	HAS(g, "; kernel: /dev/crypto session ctr(aes-eip93): served by ctr-aes-aesni, not the "
-	       "engine");
-	HAS(g, "; kernel: /dev/crypto session gcm_base(ctr(aes-eip93),ghash-generic): served by "
-	       "gcm-aes-lib, not the engine");
-	HAS(g, " - /dev/crypto: the kernel serves these with another driver");
-	CHECK(strstr(g.status, "kernel: AF_ALG") < strstr(g.status, "/dev/crypto"));
-	/* A driver named beside another error is not "served by": the probe's own answer counts. */
-	cdev_err[0] = EIO;
-	g = decide_k(NULL, "7.2.13");
-	HAS(g, "; kernel: /dev/crypto session ctr(aes-eip93): errno 5");
-	CHECK(strstr(g.status, "served by ctr-aes-aesni") == NULL);
-
-	/* No /dev/crypto: one line for the device, the module to load, no more opens. */
-	all_fail(cdev_err, ENOENT);
-	memset(cdev_drv, 0, sizeof(cdev_drv));
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "CNGLc") == 0);
-	HAS(g, "; kernel: /dev/crypto: ENOENT 2");
-	HAS(g, "modprobe cryptodev");
-	CHECK(strstr(g.status, "/dev/crypto session") == NULL);
-	all_fail(cdev_err, EACCES);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "CNGLc") == 0);
-	HAS(g, "kernel: /dev/crypto: EACCES 13");
-	HAS(g, "not readable and writable by this process's user");
-
-	/* engine-backend = cryptodev: /dev/crypto only. */
-	memset(cdev_err, 0, sizeof(cdev_err));
-	CHECK_EQ_INT(eip93_config_set(&cfg, "engine-backend", "cryptodev", err, sizeof(err)), 0);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "c") == 0);
-	CHECK_EQ_INT(g.backend, EIP93_BACKEND_CRYPTODEV);
-	all_fail(cdev_err, EINVAL);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "cngl") == 0);
-	STARTS(g, "disabled: kernel: /dev/crypto session ctr(aes-eip93): EINVAL");
-	CHECK(strstr(g.status, "AF_ALG") == NULL);
-	HAS(g, " - /dev/crypto: no composition over ctr(aes-eip93) opens a session");
-	/* ... with kernel-algorithm: that one, on /dev/crypto. */
-	memset(cdev_err, 0, sizeof(cdev_err));
-	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", KALG_GENERIC, err, sizeof(err)), 0);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "g") == 0);
-	HAS(g, "enabled: gcm_base(ctr(aes-eip93),ghash-generic) via /dev/crypto");
-	/* A provider without the /dev/crypto backend says so. */
-	use_cdev = 0;
-	g = decide_k(NULL, "7.2.13");
-	CHECK_EQ_INT(g.enabled, 0);
-	CHECK(probe_log[0] == '\0');
-	HAS(g, "engine-backend = cryptodev, but this build has no /dev/crypto backend");
-	use_cdev = 1;
-
-	/* engine-backend = afalg: AF_ALG only, the texts as ever. */
-	eip93_config_defaults(&cfg);
-	CHECK_EQ_INT(eip93_config_set(&cfg, "engine-backend", "afalg", err, sizeof(err)), 0);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "CNGL") == 0);
-	CHECK(strstr(g.status, "/dev/crypto") == NULL);
-	HAS(g, "AF_ALG refuses hardware drivers from Linux 7.2");
-
-	/* The test builds' force (EIP93_TEST_ENGINE) wins over engine-backend. */
-	force_backend = EIP93_BACKEND_CRYPTODEV;
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "c") == 0);
-	CHECK_EQ_INT(g.backend, EIP93_BACKEND_CRYPTODEV);
-	force_backend = EIP93_BACKEND_AFALG;
-	eip93_config_defaults(&cfg);
-	CHECK_EQ_INT(eip93_config_set(&cfg, "engine-backend", "cryptodev", err, sizeof(err)), 0);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "CNGL") == 0);
-	CHECK(strstr(g.status, "/dev/crypto") == NULL);
-	force_backend = EIP93_BACKEND_AUTO;
-
-	/* kernel-algorithm with auto: that composition on each backend. */
-	eip93_config_defaults(&cfg);
-	CHECK_EQ_INT(eip93_config_set(&cfg, "kernel-algorithm", KALG_LIB, err, sizeof(err)), 0);
-	all_fail(cdev_err, EINVAL);
-	g = decide_k(NULL, "7.2.13");
-	CHECK(strcmp(probe_log, "Ll") == 0);
-	HAS(g, "kernel: AF_ALG bind gcm_base(ctr(aes-eip93),ghash-lib): ENOENT");
-	HAS(g, "; kernel: /dev/crypto session gcm_base(ctr(aes-eip93),ghash-lib): EINVAL");
-	HAS(g, "(kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-lib) in config)");
-	use_cdev = 0;
-	memset(probe_err, 0, sizeof(probe_err));
-	memset(cdev_err, 0, sizeof(cdev_err));
-	eip93_config_defaults(&cfg);
-}
-
-/* The calibration's winner names its backend; auto tries it first. */
-static void test_backend_calibration(void)
-{
-	struct eip93_calib_load cl;
-	struct eip93_gate g;
-	char err[256];
-
-	eip93_config_defaults(&cfg);
-	memset(probe_err, 0, sizeof(probe_err));
-	memset(cdev_err, 0, sizeof(cdev_err));
-	use_cdev = 1;
-
-	/* Measured /dev/crypto faster: its composition there, first, even though AF_ALG binds. */
-	calib_loaded(&cl, KALG_GENERIC, 1);
-	cl.cal.backend = EIP93_BACKEND_CRYPTODEV;
-	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(probe_log, "g") == 0);
-	CHECK_EQ_INT(g.backend, EIP93_BACKEND_CRYPTODEV);
-	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
-	CHECK_EQ_INT(g.min_size, 8192);
-
-	/* An old file (no backend key, 0 here) and an AF_ALG winner: AF_ALG's composition first. */
-	cl.cal.backend = 0;
-	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(probe_log, "G") == 0);
-	CHECK_EQ_INT(g.backend, EIP93_BACKEND_AFALG);
-	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
-
-	/* The winner no longer binds: stale, then the order (AF_ALG, then /dev/crypto). */
-	cl.cal.backend = EIP93_BACKEND_CRYPTODEV;
-	all_fail(probe_err, ENOENT);
-	cdev_err[2] = EINVAL;
-	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(probe_log, "gCNGLc") == 0);
-	CHECK_EQ_INT(g.backend, EIP93_BACKEND_CRYPTODEV);
-	CHECK(strcmp(g.kalg, KALG_CTR_ONLY) == 0);
-	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_STALE);
-	CHECK(strstr(g.calib, "via /dev/crypto no longer binds (EINVAL") != NULL);
-	memset(probe_err, 0, sizeof(probe_err));
-	memset(cdev_err, 0, sizeof(cdev_err));
-
-	/* engine-backend forcing another backend than the measured one: stale. */
-	CHECK_EQ_INT(eip93_config_set(&cfg, "engine-backend", "afalg", err, sizeof(err)), 0);
-	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(probe_log, "C") == 0);
-	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_STALE);
-	CHECK(strstr(g.calib, "measured on /dev/crypto, engine-backend = afalg in config") != NULL);
-	cl.cal.backend = EIP93_BACKEND_AFALG;
-	CHECK_EQ_INT(eip93_config_set(&cfg, "engine-backend", "cryptodev", err, sizeof(err)), 0);
-	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(probe_log, "c") == 0);
-	CHECK(strstr(g.calib, "measured on AF_ALG, engine-backend = cryptodev in config") != NULL);
-
-	/* A /dev/crypto winner in a provider without that backend: stale. */
-	eip93_config_defaults(&cfg);
-	use_cdev = 0;
-	cl.cal.backend = EIP93_BACKEND_CRYPTODEV;
-	g = decide_k(&cl, "6.1.0");
-	CHECK(strcmp(probe_log, "C") == 0);
-	CHECK(strstr(g.calib, "which this provider cannot use") != NULL);
-}
-
 int main(void)
 {
 	if (mkdtemp(dir) == NULL) {
@@ -677,8 +467,13 @@ int main(void)
 	test_inputs();
 	test_composition_order();
 	test_calibration();
-	test_backends();
-	test_backend_calibration();
+	{
+		int n = 0, failed = 0;
+
+		test_gate_backends(&n, &failed); /* gate_backends.c, its own counters */
+		check_count += n;
+		check_failures += failed;
+	}
 	{
 		char cmd[64];
 
