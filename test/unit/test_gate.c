@@ -34,19 +34,17 @@ const char *dt_file(const char *name, const void *bytes, size_t len)
 
 struct eip93_config cfg;
 
+/* An engine row as the product's (engine/engine.c), with the probe @pr under test. */
+#define TEST_ROW(i, nm, rd, vi, o, pr, w)                                                          \
+	{                                                                                          \
+		.id = EIP93_BACKEND_##i, .name = nm, .road = rd, .via = vi, .ops = &(o),           \
+		.probe = pr, .dead = w##_dead, .tried = w##_tried, .why = w##_why                  \
+	}
+
 /* The AF_ALG row with its real probe (this machine's kernel answers). */
 static const struct eip93_engine_ops kernel_ops = { .name = "af_alg" };
-static const struct eip93_engine_row kernel_row = {
-	.id = EIP93_BACKEND_AFALG,
-	.name = "afalg",
-	.road = "AF_ALG",
-	.via = "",
-	.ops = &kernel_ops,
-	.probe = eip93_afalg_probe,
-	.dead = eip93_afalg_dead,
-	.tried = eip93_afalg_tried,
-	.why = eip93_afalg_why,
-};
+static const struct eip93_engine_row kernel_row =
+	TEST_ROW(AFALG, "afalg", "AF_ALG", "", kernel_ops, eip93_afalg_probe, eip93_afalg);
 
 static struct eip93_gate decide(const char *env, const char *dt, int hw_override,
 				unsigned long hwcap)
@@ -216,24 +214,9 @@ static int ctr_usable(void)
 static const struct eip93_engine_ops afalg_ops = { .name = "af_alg" };
 static const struct eip93_engine_ops cdev_ops = { .name = "cryptodev" };
 static const struct eip93_engine_row test_rows[2] = {
-	{ .id = EIP93_BACKEND_AFALG,
-	  .name = "afalg",
-	  .road = "AF_ALG",
-	  .via = "",
-	  .ops = &afalg_ops,
-	  .probe = fake_probe,
-	  .dead = eip93_afalg_dead,
-	  .tried = eip93_afalg_tried,
-	  .why = eip93_afalg_why },
-	{ .id = EIP93_BACKEND_CRYPTODEV,
-	  .name = "cryptodev",
-	  .road = "/dev/crypto",
-	  .via = " via /dev/crypto",
-	  .ops = &cdev_ops,
-	  .probe = fake_cdev_probe,
-	  .dead = eip93_cryptodev_dead,
-	  .tried = eip93_cryptodev_tried,
-	  .why = eip93_cryptodev_why },
+	TEST_ROW(AFALG, "afalg", "AF_ALG", "", afalg_ops, fake_probe, eip93_afalg),
+	TEST_ROW(CRYPTODEV, "cryptodev", "/dev/crypto", " via /dev/crypto", cdev_ops,
+		 fake_cdev_probe, eip93_cryptodev),
 };
 
 struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char *kernel)
