@@ -18,9 +18,7 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/detect/dt.c ${PROJECT_SOURCE_DIR}/detect/cpu.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
   ${PROJECT_SOURCE_DIR}/detect/sandbox.c
-  ${PROJECT_SOURCE_DIR}/engine/engine.c ${PROJECT_SOURCE_DIR}/engine/afalg.c
-  ${PROJECT_SOURCE_DIR}/engine/afalg_words.c ${PROJECT_SOURCE_DIR}/engine/cryptodev.c
-  ${PROJECT_SOURCE_DIR}/engine/cryptodev_words.c
+  ${EIP93_ENGINE_SOURCES}
   ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
   ${PROJECT_SOURCE_DIR}/provider/soc.c ${PROJECT_SOURCE_DIR}/provider/calib.c
   ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
