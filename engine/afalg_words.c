@@ -76,7 +76,7 @@ const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restri
 			 "af_alg_restrict = 1 (the Linux 7.3 default) refuses gcm and "
 			 "hardware drivers: AEAD binds are limited to ccm(aes)");
 	else if (driver_state == 0)
-		snprintf(buf, n, "the EIP93 driver is not loaded (no %s in /proc/crypto)%s", d,
+		snprintf(buf, n, "%s is not loaded (no %s in /proc/crypto)%s", t->driver, d,
 			 v72 ? "; AF_ALG refuses hardware drivers from Linux 7.2 anyway" : "");
 	else if (v72 && err[EIP93_COMP_GCM_LIB] == ENOENT)
 		snprintf(buf, n,

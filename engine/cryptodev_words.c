@@ -55,7 +55,8 @@ const char *eip93_cryptodev_why(const struct eip93_engine_tries *t, char *buf, s
 	if (any_nodev)
 		snprintf(buf, n,
 			 "/dev/crypto: the kernel serves these with another driver, not the engine "
-			 "(is the EIP93 driver loaded?)");
+			 "(is %s loaded?)",
+			 t->driver);
 	else
 		snprintf(buf, n, "/dev/crypto: no composition over %s opens a session",
 			 t->driver_ctr);

@@ -6,7 +6,7 @@
  */
 #include "engine.h"
 
-#define EIP93_ROW(i, nm, rd, vi, o, w)                                                             \
+#define EIP93_ROW(i, nm, file, rd, vi, o, w)                                                       \
 	[EIP93_BACKEND_##i - 1] = { .id = EIP93_BACKEND_##i,                                       \
 				    .name = nm,                                                    \
 				    .road = rd,                                                    \

@@ -162,31 +162,53 @@ extern const struct eip93_engine_ops eip93_engine_cryptodev;
 
 /*
  * The roads to the engine, one row each, in engine-backend = auto's order:
- * X(ID, engine-backend value, road in words, status suffix, ops, prefix),
- * where prefix##_probe, _dead, _tried and _why are the road's words (struct
- * eip93_engine_row).  A new backend is its file (ops table and words) and
+ * X(ID, engine-backend value, name in a calibration file, road in words,
+ * status suffix, ops, prefix), where prefix##_probe, _dead, _tried and _why
+ * are the road's words (struct eip93_engine_row).  A new backend is its file (ops table and words) and
  * one line here; the enum below, the config's accepted values and
  * eip93_engine_rows[] (engine/engine.c) follow from it.
  */
 #define EIP93_ENGINE_ROWS(X)                                                                       \
-	X(AFALG, "afalg", "AF_ALG", "", eip93_engine_afalg, eip93_afalg)                           \
-	X(CRYPTODEV, "cryptodev", "/dev/crypto", " via /dev/crypto", eip93_engine_cryptodev,       \
-	  eip93_cryptodev)
+	X(AFALG, "afalg", "af_alg", "AF_ALG", "", eip93_engine_afalg, eip93_afalg)                 \
+	X(CRYPTODEV, "cryptodev", "cryptodev", "/dev/crypto", " via /dev/crypto",                  \
+	  eip93_engine_cryptodev, eip93_cryptodev)
 
 /* engine-backend: AUTO (0) lets the rows' order decide; else a row's id. */
 enum eip93_backend {
 	EIP93_BACKEND_AUTO = 0,
-#define EIP93_ROW_ID(id, name, road, via, ops, words) EIP93_BACKEND_##id,
+#define EIP93_ROW_ID(id, name, file, road, via, ops, words) EIP93_BACKEND_##id,
 	EIP93_ENGINE_ROWS(EIP93_ROW_ID)
 #undef EIP93_ROW_ID
 		EIP93_BACKEND_END
 };
 #define EIP93_NENGINES (EIP93_BACKEND_END - 1)
 
+/* What eip93_engine_word() tells of a row. */
+enum eip93_engine_word { EIP93_WORD_NAME, EIP93_WORD_FILE, EIP93_WORD_ROAD };
+
+/*
+ * eip93_engine_word() - row @id's engine-backend value, its name in a
+ * calibration file, or its road in words, from EIP93_ENGINE_ROWS alone (no
+ * backend linked in); NULL: no such row.
+ */
+static inline const char *eip93_engine_word(int id, enum eip93_engine_word w)
+{
+#define EIP93_ROW_WORD(i, name, file, road, via, ops, words)                                       \
+	case EIP93_BACKEND_##i:                                                                    \
+		return w == EIP93_WORD_NAME ? name : w == EIP93_WORD_FILE ? file : road;
+	switch (id) {
+		EIP93_ENGINE_ROWS(EIP93_ROW_WORD)
+	default:
+		return NULL;
+	}
+#undef EIP93_ROW_WORD
+}
+
 /* What the failed tries on one road were: the input of a row's why(). */
 struct eip93_engine_tries {
 	const char *release;	    /* uname -r; NULL when unknown */
 	const char *driver_ctr;	    /* the SoC driver's AES-CTR, e.g. "ctr(aes-eip93)" */
+	const char *driver;	    /* the SoC's driver in words, e.g. "the EIP93 driver" */
 	int err[EIP93_NCOMP_KINDS]; /* positive errno of each kind's try; 0: bound or not tried */
 };
 

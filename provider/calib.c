@@ -152,13 +152,13 @@ static int parse_line(char *line, unsigned int lineno, int unprintable, struct e
 	case K_REASON:
 		r = copy_text(c->reason, sizeof(c->reason), v);
 		break;
-	case K_BACKEND:
-		if (strcmp(v, "af_alg") == 0)
-			c->backend = EIP93_BACKEND_AFALG;
-		else if (strcmp(v, "cryptodev") == 0)
-			c->backend = EIP93_BACKEND_CRYPTODEV;
-		else
-			r = -1;
+	case K_BACKEND: /* an engine row's name in the file */
+		r = -1;
+		for (int id = EIP93_BACKEND_AUTO + 1; r < 0 && id < EIP93_BACKEND_END; id++)
+			if (strcmp(v, eip93_engine_word(id, EIP93_WORD_FILE)) == 0) {
+				c->backend = id;
+				r = 0;
+			}
 		break;
 	default:
 		break;
@@ -239,9 +239,10 @@ int eip93_calib_format(const struct eip93_calib *c, const char *comment, char *b
 		     c->engine ? "engine" : "off");
 	if (n < 0 || (size_t)n >= len)
 		return -ENOSPC;
-	if (c->backend == EIP93_BACKEND_CRYPTODEV) {
+	if (c->backend != EIP93_BACKEND_AFALG && eip93_engine_word(c->backend, EIP93_WORD_FILE)) {
 		/* AF_ALG is the absent key's meaning: such files stay readable by older providers. */
-		m = snprintf(buf + n, len - (size_t)n, "backend = cryptodev\n");
+		m = snprintf(buf + n, len - (size_t)n, "backend = %s\n",
+			     eip93_engine_word(c->backend, EIP93_WORD_FILE));
 		if (m < 0 || (size_t)m >= len - (size_t)n)
 			return -ENOSPC;
 		n += m;

@@ -18,8 +18,8 @@
 #include "../alg/route.h"
 
 /* engine-backend: auto, then each engine row's name (engine/engine.h). */
-#define EIP93_ROW_NAME(id, name, road, via, ops, words) name,
-#define EIP93_ROW_VALUE(id, name, road, via, ops, words) EIP93_BACKEND_##id,
+#define EIP93_ROW_NAME(id, name, file, road, via, ops, words) name,
+#define EIP93_ROW_VALUE(id, name, file, road, via, ops, words) EIP93_BACKEND_##id,
 static const char *const backend_names[] = { "auto", EIP93_ENGINE_ROWS(EIP93_ROW_NAME) };
 static const int backend_values[] = { EIP93_BACKEND_AUTO, EIP93_ENGINE_ROWS(EIP93_ROW_VALUE) };
 #undef EIP93_ROW_NAME

@@ -156,15 +156,7 @@ static int wanted_backend(const struct eip93_gate_input *in)
 /* Engine row @id's engine-backend value (@road 0) or road in words (1); NULL: no such row. */
 static const char *row_word(int id, int road)
 {
-#define EIP93_ROW_WORD(i, name, rd, via, ops, words)                                               \
-	case EIP93_BACKEND_##i:                                                                    \
-		return road ? rd : name;
-	switch (id) {
-		EIP93_ENGINE_ROWS(EIP93_ROW_WORD)
-	default:
-		return NULL;
-	}
-#undef EIP93_ROW_WORD
+	return eip93_engine_word(id, road ? EIP93_WORD_ROAD : EIP93_WORD_NAME);
 }
 
 /* Was the calibration measured on a backend this gate does not use?  @why says how. */
@@ -384,6 +376,7 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	for (size_t b = 0; b < t.nrows; b++) {
 		t.per[b].release = in->facts.kernel;
 		t.per[b].driver_ctr = g->soc->mode[EIP93_MODE_CTR];
+		t.per[b].driver = g->soc->driver;
 	}
 	n = gate_order(in, g, &t, calib_first, order);
 	for (size_t i = 0; i < n; i++) {

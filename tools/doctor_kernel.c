@@ -55,6 +55,8 @@ static const struct road roads[] = {
 	{ EIP93_BACKEND_AFALG, 0, "AF_ALG binds", "meaning" },
 	{ EIP93_BACKEND_CRYPTODEV, 1, "/dev/crypto", "cdev meaning" },
 };
+_Static_assert(sizeof(roads) / sizeof(roads[0]) == EIP93_NENGINES,
+	       "the doctor's words for every engine row (a new backend adds its line here)");
 
 static const struct road *road_of(const struct eip93_engine_row *row)
 {
@@ -229,6 +231,7 @@ static const char *meaning(int i, const struct tries *t, const struct backend_fa
 	memset(&et, 0, sizeof(et));
 	et.release = f->release;
 	et.driver_ctr = soc->mode[EIP93_MODE_CTR];
+	et.driver = soc->driver;
 	memcpy(et.err, t->err, sizeof(et.err));
 	if (!road_of(&eip93_engine_rows[i])->cdev)
 		eip93_afalg_why_facts(&et, f->restrict_val, f->driver, buf, n);

@@ -14,7 +14,7 @@
  * (its consecutive-error count, or the engine switched off for the process),
  * which would make the next input's outcome depend on this one.  After an
  * input that counted an engine error, the count of consecutive errors is
- * cleared (the provider context begins with struct eip93_alg_env, gcm.h),
+ * cleared (the provider context begins with struct eip93_alg_env, alg/env.h),
  * and if the engine was switched off the world is rebuilt (about 5 ms), so
  * every input's result depends on that input alone and a saved crash replays.
  * The key checks' verdicts the instance keeps (alg/verdict.c) are forgotten

@@ -213,8 +213,56 @@ static void test_backend_calibration(void)
 	CHECK(strstr(g.calib, "which this provider cannot use") != NULL);
 }
 
+/* The product's engine rows (engine/engine.c): auto's order, their words, and the
+ * rows the cases above script are those with only the probe replaced. */
+static void test_product_rows(void)
+{
+	static const char *const names[] = { "afalg", "cryptodev" };
+	static const char *const ops[] = { "af_alg", "cryptodev" };
+	static const char *const vias[] = { "", " via /dev/crypto" };
+
+	CHECK_EQ_INT(EIP93_NENGINES, 2);
+	for (int i = 0; i < EIP93_NENGINES; i++) {
+		const struct eip93_engine_row *r = &eip93_engine_rows[i], *t = &gate_test_rows[i];
+
+		CHECK_EQ_INT(r->id, i + 1);
+		CHECK(strcmp(r->name, names[i]) == 0);
+		CHECK(strcmp(r->ops->name, ops[i]) == 0);
+		CHECK(strcmp(r->via, vias[i]) == 0);
+		CHECK(strcmp(eip93_engine_word(r->id, EIP93_WORD_NAME), r->name) == 0);
+		CHECK(strcmp(eip93_engine_word(r->id, EIP93_WORD_ROAD), r->road) == 0);
+		CHECK(strcmp(eip93_engine_word(r->id, EIP93_WORD_FILE), r->ops->name) == 0);
+		CHECK_EQ_INT(t->id, r->id);
+		CHECK(strcmp(t->name, r->name) == 0 && strcmp(t->road, r->road) == 0);
+		CHECK(strcmp(t->via, r->via) == 0 && strcmp(t->ops->name, r->ops->name) == 0);
+		CHECK(t->dead == r->dead && t->tried == r->tried && t->why == r->why);
+	}
+	CHECK(eip93_engine_rows[0].probe == eip93_afalg_probe);
+	CHECK(eip93_engine_rows[1].probe == eip93_cryptodev_probe);
+	CHECK(eip93_engine_word(EIP93_BACKEND_END, EIP93_WORD_NAME) == NULL);
+}
+
+/* Every composition a SoC row lists is a kernel-algorithm value, and every value some row's. */
+static void test_soc_names(void)
+{
+	for (int k = 0; k < EIP93_NKALG; k++) {
+		int listed = 0;
+
+		for (size_t s = 0; s < eip93_nsocs; s++)
+			listed |= eip93_soc_comp(eip93_socs[s], eip93_kalg_names[k]) != NULL;
+		CHECK(listed);
+	}
+	for (size_t s = 0; s < eip93_nsocs; s++) {
+		CHECK(eip93_socs[s]->ncomps <= EIP93_SOC_MAX_COMPS);
+		for (size_t i = 0; i < eip93_socs[s]->ncomps; i++)
+			CHECK(eip93_kalg_index(eip93_socs[s]->comps[i].kalg) >= 0);
+	}
+}
+
 void test_gate_backends(int *n, int *failed)
 {
+	test_product_rows();
+	test_soc_names();
 	test_backends();
 	test_backend_calibration();
 	*n += check_count;

@@ -30,6 +30,7 @@ extern int ctr_unusable;  /* the CTR-only composition's libcrypto self-test fail
 extern int use_cdev;	  /* decide_k() offers the /dev/crypto row */
 extern int force_backend; /* decide_k()'s in.backend (the test builds' force) */
 extern char probe_log[256];
+extern const struct eip93_engine_row gate_test_rows[2]; /* decide_k()'s: AF_ALG, /dev/crypto */
 
 /* dt_file() - a compatible property file of @len bytes in the test's directory. */
 const char *dt_file(const char *name, const void *bytes, size_t len);

@@ -213,7 +213,7 @@ static int ctr_usable(void)
 /* The engine rows under test: the product's words over the scripted probes. */
 static const struct eip93_engine_ops afalg_ops = { .name = "af_alg" };
 static const struct eip93_engine_ops cdev_ops = { .name = "cryptodev" };
-static const struct eip93_engine_row test_rows[2] = {
+const struct eip93_engine_row gate_test_rows[2] = {
 	TEST_ROW(AFALG, "afalg", "AF_ALG", "", afalg_ops, fake_probe, eip93_afalg),
 	TEST_ROW(CRYPTODEV, "cryptodev", "/dev/crypto", " via /dev/crypto", cdev_ops,
 		 fake_cdev_probe, eip93_cryptodev),
@@ -228,7 +228,7 @@ struct eip93_gate decide_k(const struct eip93_calib_load *cl, const char *kernel
 	in.cfg = &cfg;
 	in.dt_path_override = dt_file("an7581", "airoha,an7581\0", 14);
 	in.hwcap_override = 1;
-	in.rows = test_rows;
+	in.rows = gate_test_rows;
 	in.nrows = use_cdev ? 2 : 1;
 	in.backend = force_backend;
 	in.ctr_usable = ctr_usable;
