@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * eip93_sim - simulated EIP93 "ctr(aes)" engine.  TEST-ONLY.
+ * eip93_sim - simulated EIP93 AES engine.  TEST-ONLY.
  *
  * The keystream faults: the parameters fault, fault_block, fault_page,
  * fault_after and faults (described in eip93_sim_core.c's header).  A fault
  * is decided per request before the engine computes, so that what the fault
  * needs is kept first (the input for fault 2 and 3, what the destination
- * held for fault 8), and applied to the computed result.  Where it lands is
+ * held for fault 8), and applied to the computed result.  Only
+ * ctr(aes-eip93) requests are faulted.  Where it lands is
  * counted from the request's first payload byte (sim_payload_off()); the
  * page faults (6, 7, 8 with fault_page) land at a boundary between two
  * entries of the request's source or destination scatterlist, which is where
@@ -226,14 +227,14 @@ static bool sim_stream_step(struct skcipher_request *req, int off, struct sim_st
 	return true;
 }
 
-void sim_fault_decide(struct skcipher_request *req, bool armed, struct sim_stream *stream,
-		      struct sim_fault_state *st)
+void sim_fault_decide(struct skcipher_request *req, bool armed, enum sim_mode mode,
+		      struct sim_stream *stream, struct sim_fault_state *st)
 {
 	unsigned int kind = READ_ONCE(sim_fault);
 	int off;
 
 	memset(st, 0, sizeof(*st));
-	if (!kind || kind > SIM_FAULT_SKIP || !armed)
+	if (!kind || kind > SIM_FAULT_SKIP || !armed || mode != SIM_MODE_CTR)
 		return;
 	off = sim_payload_off(req);
 	if (!sim_stream_step(req, off, stream, st) || req->cryptlen <= st->pre)

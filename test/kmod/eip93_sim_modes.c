@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eip93_sim - simulated EIP93 AES engine.  TEST-ONLY.
+ *
+ * The other two AES modes of the real driver, "cbc(aes-eip93)" and
+ * "ecb(aes-eip93)" (registered as that driver registers them: cra_name
+ * cbc(aes) / ecb(aes), priority 1500, async, needing a fallback, driver
+ * only, block size 16, alignmask 0xf, IV size 16 / 0), and the engine's
+ * arithmetic for all three modes.  The
+ * queue, the timing model, the counters and the other knobs are
+ * eip93_sim_core.c's, the faults eip93_sim_fault.c's: a CBC or ECB request
+ * goes through the same engine as a CTR one.  Each is registered only where
+ * the kernel has its fallback (sim_modes_register()).
+ */
+
+#include "eip93_sim.h"
+
+#include <crypto/aes.h>
+#include <crypto/internal/skcipher.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+
+#define SIM_PRIORITY 1500 /* the driver's EIP93_CRA_PRIORITY */
+
+int sim_modes_submit(struct skcipher_request *req, bool encrypt, bool armed)
+{
+	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+
+	/* The driver refuses a CBC or ECB length of partial blocks before the engine. */
+	if (ctx->mode != SIM_MODE_CTR && !IS_ALIGNED(req->cryptlen, SIM_BLK))
+		return -EINVAL;
+	return 0;
+}
+
+int sim_modes_crypt(struct skcipher_request *req, struct skcipher_request *fb, bool encrypt,
+		    bool armed)
+{
+	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+
+	skcipher_request_set_tfm(fb, ctx->fallback);
+	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);
+	skcipher_request_set_crypt(fb, req->src, req->dst, req->cryptlen, req->iv);
+	return encrypt ? crypto_skcipher_encrypt(fb) : crypto_skcipher_decrypt(fb);
+}
+
+#define SIM_CBC_FALLBACK "cbc(" EIP93_SIM_AES ")"
+#define SIM_ECB_FALLBACK "ecb(" EIP93_SIM_AES ")"
+
+static int sim_init_cbc(struct crypto_skcipher *tfm)
+{
+	return sim_tfm_init(tfm, SIM_MODE_CBC, SIM_CBC_FALLBACK);
+}
+
+static int sim_init_ecb(struct crypto_skcipher *tfm)
+{
+	return sim_tfm_init(tfm, SIM_MODE_ECB, SIM_ECB_FALLBACK);
+}
+
+static struct skcipher_alg sim_mode_algs[] = {
+	{
+		.setkey		= sim_setkey,
+		.encrypt	= sim_encrypt,
+		.decrypt	= sim_decrypt,
+		.init		= sim_init_ecb,
+		.exit		= sim_tfm_exit,
+		.min_keysize	= AES_MIN_KEY_SIZE,
+		.max_keysize	= AES_MAX_KEY_SIZE,
+		.ivsize		= 0,
+		.base = {
+			.cra_name		= "ecb(aes)",
+			.cra_driver_name	= "ecb(aes-eip93)",
+			.cra_priority		= SIM_PRIORITY,
+			.cra_flags		= CRYPTO_ALG_ASYNC |
+						  CRYPTO_ALG_NEED_FALLBACK |
+						  CRYPTO_ALG_KERN_DRIVER_ONLY,
+			.cra_blocksize		= AES_BLOCK_SIZE,
+			.cra_ctxsize		= sizeof(struct sim_tfm_ctx),
+			.cra_alignmask		= 0xf,
+			.cra_module		= THIS_MODULE,
+		},
+	},
+	{
+		.setkey		= sim_setkey,
+		.encrypt	= sim_encrypt,
+		.decrypt	= sim_decrypt,
+		.init		= sim_init_cbc,
+		.exit		= sim_tfm_exit,
+		.min_keysize	= AES_MIN_KEY_SIZE,
+		.max_keysize	= AES_MAX_KEY_SIZE,
+		.ivsize		= AES_BLOCK_SIZE,
+		.base = {
+			.cra_name		= "cbc(aes)",
+			.cra_driver_name	= "cbc(aes-eip93)",
+			.cra_priority		= SIM_PRIORITY,
+			.cra_flags		= CRYPTO_ALG_ASYNC |
+						  CRYPTO_ALG_NEED_FALLBACK |
+						  CRYPTO_ALG_KERN_DRIVER_ONLY,
+			.cra_blocksize		= AES_BLOCK_SIZE,
+			.cra_ctxsize		= sizeof(struct sim_tfm_ctx),
+			.cra_alignmask		= 0xf,
+			.cra_module		= THIS_MODULE,
+		},
+	},
+};
+
+/* The fallback each of sim_mode_algs[] computes with. */
+static const char *const sim_mode_fallbacks[] = { SIM_ECB_FALLBACK, SIM_CBC_FALLBACK };
+static bool sim_mode_registered[ARRAY_SIZE(sim_mode_algs)];
+
+void sim_modes_unregister(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sim_mode_algs); i++) {
+		if (sim_mode_registered[i])
+			crypto_unregister_skcipher(&sim_mode_algs[i]);
+		sim_mode_registered[i] = false;
+	}
+}
+
+/*
+ * Each mode is registered only where the kernel has its fallback (no module
+ * autoloading in the test guests: a template left unloaded, as ecb is a
+ * module on Debian 6.1, would fail the registration's self-test and every
+ * request); a missing one is said in the kernel log.
+ */
+int sim_modes_register(void)
+{
+	struct crypto_skcipher *probe;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(sim_mode_algs); i++) {
+		probe = crypto_alloc_skcipher(sim_mode_fallbacks[i], 0,
+					      CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
+		if (IS_ERR(probe)) {
+			pr_warn("eip93_sim: %s unavailable (%ld): %s not registered\n",
+				sim_mode_fallbacks[i], PTR_ERR(probe),
+				sim_mode_algs[i].base.cra_driver_name);
+			continue;
+		}
+		crypto_free_skcipher(probe);
+		err = crypto_register_skcipher(&sim_mode_algs[i]);
+		if (err) {
+			sim_modes_unregister();
+			return err;
+		}
+		sim_mode_registered[i] = true;
+	}
+	return 0;
+}
