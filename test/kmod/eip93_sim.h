@@ -4,8 +4,8 @@
  *
  * What the module's three files share: eip93_sim_core.c (ctr(aes-eip93), the
  * queue, the timing model, the other knobs), eip93_sim_modes.c
- * (cbc(aes-eip93), ecb(aes-eip93) and the arithmetic of every mode) and
- * eip93_sim_fault.c
+ * (cbc(aes-eip93), ecb(aes-eip93) and the arithmetic of every mode with the
+ * driver's modelled bug: bug_direction) and eip93_sim_fault.c
  * (the keystream faults: the fault* parameters).  Every parameter is
  * described in eip93_sim_core.c's header.
  */
@@ -58,6 +58,12 @@ struct sim_stream {
 struct sim_tfm_ctx {
 	struct crypto_skcipher *fallback; /* the same mode over EIP93_SIM_AES */
 	enum sim_mode mode;
+	/*
+	 * bug_direction: a decrypt request on this transform (after the
+	 * registration) has marked it inbound, as the real driver's decrypt sets
+	 * the direction bit in the transform's SA record and nothing clears it.
+	 */
+	bool inbound;
 	struct sim_stream stream; /* eip93_sim_fault.c's */
 };
 
@@ -103,12 +109,13 @@ int sim_modes_register(void);
 void sim_modes_unregister(void);
 /*
  * At submission: -EINVAL for a CBC/ECB length that is not whole blocks (as
- * the driver refuses it, synchronously); 0: queue it.
+ * the driver refuses it, synchronously); a decrypt marks the transform
+ * inbound once @armed.  0: queue it.
  */
 int sim_modes_submit(struct skcipher_request *req, bool encrypt, bool armed);
 /*
  * The engine's arithmetic of @req through its transform's fallback (@fb: the
- * request to use, in @req's context; @armed: the registration is over).
+ * request to use, in @req's context), the modelled bugs applied once @armed.
  */
 int sim_modes_crypt(struct skcipher_request *req, struct skcipher_request *fb, bool encrypt,
 		    bool armed);

@@ -25,8 +25,9 @@
  * load no module on demand; the rig loads cbc and ecb at boot).
  *
  * The module is this file (ctr(aes-eip93), the queue and the knobs below but
- * the faults), eip93_sim_modes.c (cbc(aes-eip93), ecb(aes-eip93) and the
- * arithmetic) and eip93_sim_fault.c (the keystream faults).
+ * the bugs and the faults), eip93_sim_modes.c (cbc(aes-eip93),
+ * ecb(aes-eip93), the arithmetic and the driver's bugs) and
+ * eip93_sim_fault.c (the keystream faults).
  *
  * Parameters (/sys/module/eip93_sim/parameters/):
  *   ops       requests completed by the simulated engine, whatever their
@@ -52,6 +53,18 @@
  *             request.  Set them after the registration and after the first
  *             bind of a template (their self-tests issue hundreds of
  *             requests).  busy_us (read-only) sums the service times.
+ *   bug_direction
+ *             the real driver's per-transform direction bug (default 1,
+ *             eip93_sim_modes.c): its decrypt sets the inbound direction in
+ *             the transform's SA record and its encrypt never clears it, so
+ *             once a transform has decrypted, every later encrypt on it
+ *             (one AF_ALG bound socket, one /dev/crypto session) computes a
+ *             decryption: wrong CBC and ECB output (CTR is the same
+ *             operation both ways: unaffected).  A decrypt marks the
+ *             transform from its submission (a queued encrypt is hit too);
+ *             the mark takes effect while bug_direction is nonzero (0: every
+ *             request computes its own direction, a fixed driver).  Only
+ *             after the registration: its self-tests always pass.
  *   fault, fault_block, fault_page, fault_after, faults
  *             keystream faults (eip93_sim_fault.c) of a request that
  *             carries payload, starting after fault_after such requests
@@ -163,7 +176,7 @@ static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
 static DEFINE_SPINLOCK(sim_lock); /* guards the four below */
 static LIST_HEAD(sim_held);
 static unsigned int sim_nheld;
-static bool sim_armed; /* registration done: stall and the faults apply */
+static bool sim_armed; /* registration done: stall, the bugs and the faults apply */
 static bool sim_exiting;
 static struct workqueue_struct *sim_wq;
 

@@ -6,7 +6,8 @@
  * "ecb(aes-eip93)" (registered as that driver registers them: cra_name
  * cbc(aes) / ecb(aes), priority 1500, async, needing a fallback, driver
  * only, block size 16, alignmask 0xf, IV size 16 / 0), and the engine's
- * arithmetic for all three modes.  The
+ * arithmetic for all three modes, with the driver's modelled bug
+ * (bug_direction: described in eip93_sim_core.c's header).  The
  * queue, the timing model, the counters and the other knobs are
  * eip93_sim_core.c's, the faults eip93_sim_fault.c's: a CBC or ECB request
  * goes through the same engine as a CTR one.  Each is registered only where
@@ -21,9 +22,17 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/printk.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
 
 #define SIM_PRIORITY 1500 /* the driver's EIP93_CRA_PRIORITY */
+
+static unsigned int sim_bug_direction = 1;
+
+module_param_named(bug_direction, sim_bug_direction, uint, 0644);
+MODULE_PARM_DESC(bug_direction,
+		 "nonzero (default): after a decrypt on a transform, its encrypts compute a "
+		 "decryption (the driver's per-transform direction bit); 0: a fixed driver");
 
 int sim_modes_submit(struct skcipher_request *req, bool encrypt, bool armed)
 {
@@ -32,6 +41,9 @@ int sim_modes_submit(struct skcipher_request *req, bool encrypt, bool armed)
 	/* The driver refuses a CBC or ECB length of partial blocks before the engine. */
 	if (ctx->mode != SIM_MODE_CTR && !IS_ALIGNED(req->cryptlen, SIM_BLK))
 		return -EINVAL;
+	/* Its decrypt sets the SA record's inbound bit; nothing clears it. */
+	if (!encrypt && armed)
+		WRITE_ONCE(ctx->inbound, true);
 	return 0;
 }
 
@@ -39,6 +51,10 @@ int sim_modes_crypt(struct skcipher_request *req, struct skcipher_request *fb, b
 		    bool armed)
 {
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+
+	/* The engine runs the direction the transform's SA record holds. */
+	if (armed && READ_ONCE(sim_bug_direction) && READ_ONCE(ctx->inbound))
+		encrypt = false;
 
 	skcipher_request_set_tfm(fb, ctx->fallback);
 	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);
