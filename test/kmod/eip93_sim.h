@@ -5,7 +5,7 @@
  * What the module's three files share: eip93_sim_core.c (ctr(aes-eip93), the
  * queue, the timing model, the other knobs), eip93_sim_modes.c
  * (cbc(aes-eip93), ecb(aes-eip93) and the arithmetic of every mode with the
- * driver's modelled bug: bug_direction) and eip93_sim_fault.c
+ * driver's modelled bugs: bug_direction, bug_ctr32) and eip93_sim_fault.c
  * (the keystream faults: the fault* parameters).  Every parameter is
  * described in eip93_sim_core.c's header.
  */
@@ -66,6 +66,12 @@ struct sim_tfm_ctx {
 	bool inbound;
 	struct sim_stream stream; /* eip93_sim_fault.c's */
 };
+
+/* The last 32 bits of the 16-byte block @iv (big endian). */
+static inline u32 sim_be32_lo(const u8 *iv)
+{
+	return (u32)iv[12] << 24 | (u32)iv[13] << 16 | (u32)iv[14] << 8 | iv[15];
+}
 
 /*
  * One request's fault, decided before the engine computes (what the

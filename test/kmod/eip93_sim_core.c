@@ -65,6 +65,16 @@
  *             the mark takes effect while bug_direction is nonzero (0: every
  *             request computes its own direction, a fixed driver).  Only
  *             after the registration: its self-tests always pass.
+ *   bug_ctr32 the engine's 32-bit counter without carry (default 1,
+ *             eip93_sim_modes.c): in a ctr(aes-eip93) request whose
+ *             counter's last 32 bits wrap to 0 inside the request, the
+ *             blocks after the wrap are computed with the upper 96 bits of
+ *             the counter unchanged (a pure 32-bit wrap), and the IV
+ *             returned is that counter.  A request that starts at a low
+ *             word of 0 (the caller split the message at the wrap and
+ *             carried) is computed right.  0: the full 128-bit counter.
+ *             Only after the registration; gcm_base's requests (counters 0,
+ *             1, 2, ... for at most 2^32 - 2 blocks) never wrap.
  *   fault, fault_block, fault_page, fault_after, faults
  *             keystream faults (eip93_sim_fault.c) of a request that
  *             carries payload, starting after fault_after such requests

@@ -72,9 +72,7 @@ MODULE_PARM_DESC(faults, "requests given a keystream fault");
 /* The last 32 bits of @req's counter block (big endian); 0 without an IV. */
 static u32 sim_ctr(const struct skcipher_request *req)
 {
-	const u8 *iv = req->iv;
-
-	return iv ? (u32)iv[12] << 24 | (u32)iv[13] << 16 | (u32)iv[14] << 8 | iv[15] : 0;
+	return req->iv ? sim_be32_lo(req->iv) : 0;
 }
 
 /*
