@@ -75,11 +75,12 @@
  *             carried) is computed right.  0: the full 128-bit counter.
  *             Only after the registration; gcm_base's requests (counters 0,
  *             1, 2, ... for at most 2^32 - 2 blocks) never wrap.
- *   fault, fault_block, fault_page, fault_after, faults
+ *   fault, fault_block, fault_page, fault_after, fault_layout, faults
  *             keystream faults (eip93_sim_fault.c) of a request that
  *             carries payload, starting after fault_after such requests
- *             (counted down), on every one after that: ctr(aes-eip93)
- *             requests only (CBC and ECB ones are never faulted).  The request's
+ *             (counted down), on every one after that.  fault_layout picks
+ *             the requests and where their payload starts.  0 (default): by
+ *             counter, ctr(aes-eip93) requests only; the request's
  *             layout comes from the last 32 bits of its counter block (big
  *             endian): 1 (J0) is gcm_base's, the 16-byte tag-mask block
  *             E_K(J0) followed by the payload; 2 (J0 + 1) is the CTR-only
@@ -87,8 +88,15 @@
  *             /dev/crypto session on it, covering the payload alone).  Requests with any
  *             other counter (gcm's hash-key request at setkey has 0) are
  *             never touched and do not count down fault_after, but for a
- *             continuation (below).  "Payload
- *             block" counts from the first payload byte in both layouts.
+ *             continuation (below).  1: every request of the three
+ *             algorithms (after the registration), the payload from its
+ *             byte 0, each request a message of its own (no continuation):
+ *             plain AES-CTR with any counter, gcm_base's hash-key request
+ *             and CBC and ECB requests too.  For CBC and ECB a "keystream"
+ *             fault is the same change of the output (a flipped output bit,
+ *             the input left in place, ...), not an error propagated through
+ *             the chaining.  "Payload block" counts from the first payload
+ *             byte in every layout.
  *             fault=1 flips a bit in payload block fault_block (-1: the
  *             last, -2: a random middle block per request); fault=2 writes
  *             nothing (the output keeps the input: keystream zero); fault=3
