@@ -109,10 +109,18 @@ void sim_tfm_exit(struct crypto_skcipher *tfm);
 int sim_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen);
 int sim_encrypt(struct skcipher_request *req);
 int sim_decrypt(struct skcipher_request *req);
+/*
+ * Wait until the kernel has tested the algorithm of @driver (its lookup by
+ * driver name waits for its self-test: during the registration up to 6.x,
+ * after it on 7.x, where crypto_register_skcipher() returns first).
+ */
+void sim_wait_tested(const char *driver);
 
 /* eip93_sim_modes.c: register cbc(aes-eip93) and ecb(aes-eip93), or undo it. */
 int sim_modes_register(void);
 void sim_modes_unregister(void);
+/* sim_wait_tested() for each of them. */
+void sim_modes_wait_tested(void);
 /*
  * At submission: -EINVAL for a CBC/ECB length that is not whole blocks (as
  * the driver refuses it, synchronously); a decrypt marks the transform

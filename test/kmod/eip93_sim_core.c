@@ -139,8 +139,9 @@
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
  *             releases the held requests, which then complete normally.
- *             Ignored while the module registers its algorithm (the
- *             registration self-test would otherwise never finish); corrupt,
+ *             Ignored while the module registers its algorithms, until
+ *             their self-tests are over (they would otherwise never finish;
+ *             the same holds for the bugs and the faults); corrupt,
  *             delay_ms and fail do apply to that self-test (e.g. insmod with
  *             fail=1 yields an algorithm that failed its self-test).
  *
@@ -194,7 +195,7 @@ static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
 static DEFINE_SPINLOCK(sim_lock); /* guards the four below */
 static LIST_HEAD(sim_held);
 static unsigned int sim_nheld;
-static bool sim_armed; /* registration done: stall, the bugs and the faults apply */
+static bool sim_armed; /* registered and self-tested: stall, the bugs and the faults apply */
 static bool sim_exiting;
 static struct workqueue_struct *sim_wq;
 
@@ -476,6 +477,14 @@ static struct skcipher_alg sim_alg = {
 	},
 };
 
+void sim_wait_tested(const char *driver)
+{
+	struct crypto_skcipher *tfm = crypto_alloc_skcipher(driver, 0, 0);
+
+	if (!IS_ERR(tfm))
+		crypto_free_skcipher(tfm);
+}
+
 static int __init sim_init(void)
 {
 	int err;
@@ -496,6 +505,9 @@ static int __init sim_init(void)
 		return err;
 	}
 
+	/* Armed only once every self-test is over (7.x runs them after the registration). */
+	sim_wait_tested(sim_alg.base.cra_driver_name);
+	sim_modes_wait_tested();
 	spin_lock_bh(&sim_lock);
 	sim_armed = true;
 	spin_unlock_bh(&sim_lock);

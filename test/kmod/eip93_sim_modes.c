@@ -192,6 +192,15 @@ void sim_modes_unregister(void)
 	}
 }
 
+void sim_modes_wait_tested(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sim_mode_algs); i++)
+		if (sim_mode_registered[i])
+			sim_wait_tested(sim_mode_algs[i].base.cra_driver_name);
+}
+
 /*
  * Each mode is registered only where the kernel has its fallback (no module
  * autoloading in the test guests: a template left unloaded, as ecb is a
