@@ -196,20 +196,28 @@ static int skc_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len
 	int keep = ctx->cbc && !io->oneshot && !sh->enc && sh->pad; /* the last block stays */
 	const unsigned char *src = io->in, *next;
 	unsigned char *buf, *dst;
-	int r;
+	int r, direct;
 
-	buf = eip93_cctx_scratch(c, held != 0 ? 2 * total : len);
-	if (buf == NULL)
+	/*
+	 * Out of place (the route allows no partial overlap), the caller's
+	 * output is the engine's destination; in place, or after a held block,
+	 * a buffer of the context's.
+	 */
+	direct = held == 0 && io->out != io->in;
+	buf = direct ? NULL : eip93_cctx_scratch(c, held != 0 ? 2 * total : len);
+	if (!direct && buf == NULL)
 		return -ENOMEM;
 	if (held != 0) { /* the held block, then the input: one message */
 		memcpy(buf, sh->tail, BLK);
 		memcpy(buf + BLK, io->in, io->inl);
 		src = buf;
 	}
-	dst = held != 0 ? buf + total : buf;
+	dst = direct ? io->out : held != 0 ? buf + total : buf;
 	memcpy(dst, src, len);
 	r = eip93_skc_run(ctx, src, dst, len);
 	if (r != 0) {
+		if (direct) /* nothing of it stays: software writes the output again */
+			OPENSSL_cleanse(dst, len);
 		eip93_cctx_release(c, 1);
 		return r;
 	}
@@ -226,7 +234,8 @@ static int skc_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len
 		r = eip93_skc_sync(ctx, next, keep ? src + len : NULL);
 	}
 	if (r) {
-		memcpy(io->out, dst, len);
+		if (!direct)
+			memcpy(io->out, dst, len);
 		*io->outl = len;
 	} else { /* the delegate refused the IV it just had: the call fails, as it would have */
 		io->done = 1;

@@ -153,7 +153,7 @@ static int record_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t 
 {
 	struct skc_ctx *ctx = skc_of(c);
 	struct eip93_skc_shadow *sh = &ctx->sh;
-	unsigned char *rec = io->out, *dst, next[BLK], mac[MAXMAC], rnd[MAXMAC];
+	unsigned char *rec = io->out, *dst, next[BLK], mac[MAXMAC], rnd[MAXMAC] = { 0 };
 	size_t outl = len;
 	int r;
 
