@@ -12,10 +12,13 @@
 
 #include <openssl/core.h>
 
+#include "../engine/engine.h"
+
 /* Key sizes a row may offer (AES: 128, 192, 256). */
 #define EIP93_CIPHER_MAXKEYS 3
 
 struct eip93_cctx;
+struct eip93_alg_env;
 
 struct eip93_cipher {
 	const char *name;	 /* in texts, e.g. "AES-GCM" */
@@ -28,11 +31,18 @@ struct eip93_cipher {
 	const char *names[EIP93_CIPHER_MAXKEYS];
 	const OSSL_DISPATCH *functions[EIP93_CIPHER_MAXKEYS]; /* per key size: what is registered */
 	/*
-	 * Offered at all?  Asked once, at load, when the table is built (before
-	 * the gate; the gate's verdict then opens or closes the whole table):
-	 * what this build and this libcrypto can carry.  NULL: yes.
+	 * What the kernel algorithm its keys open on computes: AEAD (the one
+	 * the gate bound, env->kalg) or an skcipher mode (the SoC driver's
+	 * algorithm of that mode the provider found bound on the gate's road,
+	 * eip93_env_kalg()).
 	 */
-	int (*capable)(void);
+	enum eip93_engine_mode engine_mode;
+	/*
+	 * Offered?  Asked when the table is built, once the gate has opened
+	 * (a closed gate offers nothing): what this build, this libcrypto and
+	 * the engine found on the gate's road can carry.  NULL: yes.
+	 */
+	int (*capable)(const struct eip93_alg_env *env);
 
 	/*
 	 * key.c's hooks, on the base context the cipher's context begins with:

@@ -35,6 +35,11 @@ struct eip93_alg_env {
 	const struct eip93_engine_ops *engine; /* the backend eligible messages go to */
 	OSSL_LIB_CTX *libctx;		       /* the delegate's library context */
 	char kalg[64];			       /* kernel algorithm the gate bound */
+	/*
+	 * The SoC driver's AES-CTR and AES-CBC (EIP93_EMODE_CTR, _CBC - 1) as
+	 * bound on the gate's road; "": not served by the engine.
+	 */
+	char skc_kalg[2][64];
 	unsigned int max_sockets;	       /* process-wide AF_ALG socket cap */
 	unsigned int timeout_ms;	       /* socket send/receive timeout */
 	unsigned int max_faults;	       /* wrong engine results after which it is off */
@@ -62,6 +67,13 @@ struct eip93_alg_env {
  * off for the process: the default of env->max_faults.
  */
 #define EIP93_ENGINE_MAX_FAULTS 8
+
+/* eip93_env_kalg() - the kernel algorithm a key of @mode opens on ("": none). */
+static inline const char *eip93_env_kalg(const struct eip93_alg_env *env,
+					 enum eip93_engine_mode mode)
+{
+	return mode == EIP93_EMODE_AEAD ? env->kalg : env->skc_kalg[mode - EIP93_EMODE_CTR];
+}
 
 /* eip93_alg_env_free() - release what the cipher core cached in @env (ctx.c). */
 void eip93_alg_env_free(struct eip93_alg_env *env);

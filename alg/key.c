@@ -62,7 +62,7 @@ enum eip93_sw_reason eip93_key_ready(struct eip93_cctx *ctx)
 	if (eip93_sandboxed())
 		return eip93_route_outcome(
 			&o); /* no socket() in a sandbox; tried at the next key */
-	cfg.kalg = env->kalg;
+	cfg.kalg = eip93_env_kalg(env, ctx->cipher->engine_mode);
 	cfg.max_sockets = env->max_sockets;
 	cfg.timeout_ms = env->timeout_ms;
 	cfg.libctx = env->libctx;

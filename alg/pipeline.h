@@ -42,6 +42,7 @@ struct eip93_pipe_io {
 
 struct eip93_pipe_shape {
 	const char *where; /* the step, in error texts */
+	int fixed;	   /* 1: never adaptive routing (its estimates are AES-GCM's) */
 	/*
 	 * Software's verdict on a tag the engine refused is known when the op
 	 * returns (a whole record): an accepted one is an engine fault, named so.
@@ -87,7 +88,7 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 
 	r = eip93_route(&ctx->env->limits, m);
 	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
-	if (r == EIP93_SW_NONE && eip93_adapt_begin(ctx, m->len, &at)) {
+	if (r == EIP93_SW_NONE && !shape->fixed && eip93_adapt_begin(ctx, m->len, &at)) {
 		m->adapt_sw = 1;
 		r = eip93_route(&ctx->env->limits, m);
 	}

@@ -17,5 +17,14 @@ int eip93_engine_ctr(struct eip93_cctx *ctx, const unsigned char *ctrblk, const 
 {
 	struct eip93_engine_msg m = { ctrblk, NULL, 0, in, out, len, NULL, NULL };
 
-	return ctx->env->engine->ctr(&ctx->key.ek, &m, 1);
+	return ctx->env->engine->skc(&ctx->key.ek, &m, 1);
+}
+
+int eip93_engine_skc(struct eip93_cctx *ctx, struct eip93_engine_key *k, int enc,
+		     const unsigned char *iv, const unsigned char *in, unsigned char *out,
+		     size_t len, struct eip93_engine_pages *pages)
+{
+	struct eip93_engine_msg m = { iv, NULL, 0, in, out, len, NULL, pages };
+
+	return ctx->env->engine->skc(k, &m, enc);
 }

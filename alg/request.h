@@ -16,4 +16,13 @@ int eip93_engine_request(struct eip93_cctx *ctx, int enc, const unsigned char *i
 int eip93_engine_ctr(struct eip93_cctx *ctx, const unsigned char *ctrblk, const unsigned char *in,
 		     unsigned char *out, size_t len);
 
+/*
+ * An skcipher key's request (@k: the context's engine key or another
+ * transform of the same key): @len bytes from the 16-byte block @iv in the
+ * direction @enc; @pages as in struct eip93_engine_msg (may be NULL).
+ */
+int eip93_engine_skc(struct eip93_cctx *ctx, struct eip93_engine_key *k, int enc,
+		     const unsigned char *iv, const unsigned char *in, unsigned char *out,
+		     size_t len, struct eip93_engine_pages *pages);
+
 #endif /* EIP93_REQUEST_H */

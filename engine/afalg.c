@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The AF_ALG backend (eip93_engine_afalg, engine/engine.h): a thin syscall
- * layer over the kernel's AEAD and skcipher (AES-CTR) socket interfaces.
+ * layer over the kernel's AEAD and skcipher (AES-CTR, AES-CBC) socket interfaces.
  * Every function returns 0 or -errno and never touches OpenSSL's error
  * stack; all are static behind the ops table.
  *
@@ -245,7 +245,7 @@ static int key_open(struct afalg_key *k, const char *kalg, const unsigned char *
 		    unsigned int max_sockets, unsigned int timeout_ms)
 {
 	struct sockaddr_alg sa;
-	int ret, ctr;
+	int ret, skcipher;
 
 	pthread_once(&atfork_once, atfork_register);
 	if (strlen(kalg) >= sizeof(sa.salg_name))
@@ -256,8 +256,9 @@ static int key_open(struct afalg_key *k, const char *kalg, const unsigned char *
 
 	memset(&sa, 0, sizeof(sa));
 	sa.salg_family = AF_ALG;
-	ctr = strcmp(eip93_kprobe_type(kalg), "skcipher") == 0;
-	memcpy(sa.salg_type, ctr ? "skcipher" : "aead", ctr ? sizeof("skcipher") : sizeof("aead"));
+	skcipher = strcmp(eip93_kprobe_type(kalg), "skcipher") == 0;
+	memcpy(sa.salg_type, skcipher ? "skcipher" : "aead",
+	       skcipher ? sizeof("skcipher") : sizeof("aead"));
 	memcpy(sa.salg_name, kalg, strlen(kalg) + 1);
 
 	/* Registered before the first socket exists: a fork from then on closes them. */
@@ -273,7 +274,7 @@ static int key_open(struct afalg_key *k, const char *kalg, const unsigned char *
 	if (setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) < 0)
 		goto err_errno;
 	INJECT(F_AUTHSIZE);
-	if (!ctr &&
+	if (!skcipher &&
 	    setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, EIP93_ENGINE_TAGLEN) < 0)
 		goto err_errno;
 	INJECT(F_ACCEPT);
@@ -428,8 +429,11 @@ static int aead(const struct afalg_key *k, int enc, const struct eip93_engine_ms
 	return r;
 }
 
-/* One AES-CTR operation on an skcipher key from the counter block m->iv (16 bytes). */
-static int ctr(const struct afalg_key *k, const struct eip93_engine_msg *m)
+/*
+ * One skcipher operation from the 16-byte block m->iv (AES-CTR's counter
+ * block, AES-CBC's chaining value); @op ALG_OP_ENCRYPT or ALG_OP_DECRYPT.
+ */
+static int skc(const struct afalg_key *k, const struct eip93_engine_msg *m, uint32_t op)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(uint32_t)) +
@@ -446,8 +450,7 @@ static int ctr(const struct afalg_key *k, const struct eip93_engine_msg *m)
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_control = cbuf.buf;
 	msg.msg_controllen = sizeof(cbuf.buf);
-	(void)put_iv(&msg, put_u32(&msg, NULL, ALG_SET_OP, ALG_OP_ENCRYPT), m->iv,
-		     EIP93_ENGINE_CTRBLK);
+	(void)put_iv(&msg, put_u32(&msg, NULL, ALG_SET_OP, op), m->iv, EIP93_ENGINE_CTRBLK);
 	in = (struct iovec){ .iov_base = (void *)m->in, .iov_len = m->len };
 	out = (struct iovec){ .iov_base = m->out, .iov_len = m->len };
 	msg.msg_iov = &in;
@@ -490,7 +493,7 @@ static int be_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 	if (a == NULL)
 		return -ENOMEM;
 	a->tfm_fd = a->op_fd = -1;
-	k->is_ctr = eip93_engine_kalg_is_ctr(c->kalg);
+	eip93_engine_key_mode(k, c->kalg);
 	r = key_open(a, c->kalg, key, keylen, c->max_sockets, c->timeout_ms);
 	if (r < 0) {
 		free(a);
@@ -518,10 +521,15 @@ static int be_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *
 	return aead(k->priv, 0, m);
 }
 
-static int be_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
+/* AES-CTR is asked as an encryption whatever it serves; AES-CBC in its direction. */
+static int be_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
-	(void)enc;
-	return ctr(k->priv, m);
+	if (k->mode == EIP93_EMODE_AEAD)
+		return -EINVAL;
+	if (k->mode == EIP93_EMODE_CBC && m->len % EIP93_ENGINE_CTRBLK != 0)
+		return -EINVAL;
+	return skc(k->priv, m,
+		   k->mode == EIP93_EMODE_CBC && !enc ? ALG_OP_DECRYPT : ALG_OP_ENCRYPT);
 }
 
 const struct eip93_engine_ops eip93_engine_afalg = {
@@ -532,6 +540,6 @@ const struct eip93_engine_ops eip93_engine_afalg = {
 	.key_is_open = be_is_open,
 	.seal = be_seal,
 	.unseal = be_unseal,
-	.ctr = be_ctr,
+	.skc = be_skc,
 	.resources = open_socket_count,
 };

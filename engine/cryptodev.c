@@ -4,11 +4,13 @@
  * a session per key, one ioctl per message.
  *
  * Compositions: a key on ctr(aes-eip93) opens a CRYPTO_AES_CTR session and
- * each ctr() is one CIOCCRYPT (the CTR-only composition: GHASH and the tag
- * in libcrypto, alg/gcm/compose.c); a key on a kernel AES-GCM such as
+ * each skc() is one CIOCCRYPT (AES-CTR messages, and the CTR-only GCM
+ * composition: GHASH and the tag in libcrypto, alg/gcm/compose.c); a key on
+ * cbc(aes-eip93) a CRYPTO_AES_CBC session, each skc() one CIOCCRYPT in its
+ * direction; a key on a kernel AES-GCM such as
  * gcm_base(ctr(aes-eip93),ghash-generic) opens a CRYPTO_AES_GCM session and
  * each seal() or unseal() is one CIOCAUTHCRYPT (a wrong tag: -EBADMSG).  The
- * module asks the kernel for the generic names "ctr(aes)" and "gcm(aes)",
+ * module asks the kernel for the generic names "ctr(aes)", "cbc(aes)" and "gcm(aes)",
  * which resolve by priority and may land on a CPU implementation; a session
  * is therefore used only when CIOCGSESSINFO names, as its driver, exactly the
  * kernel algorithm the gate bound.  Any other driver (ctr-aes-aesni,
@@ -201,7 +203,17 @@ static int new_session(int fd, const char *kalg, const unsigned char *key, size_
 	int r;
 
 	memset(&s, 0, sizeof(s));
-	s.cipher = eip93_engine_kalg_is_ctr(kalg) ? EIP93_CDEV_AES_CTR : EIP93_CDEV_AES_GCM;
+	switch (eip93_engine_kalg_mode(kalg)) {
+	case EIP93_EMODE_CTR:
+		s.cipher = EIP93_CDEV_AES_CTR;
+		break;
+	case EIP93_EMODE_CBC:
+		s.cipher = EIP93_CDEV_AES_CBC;
+		break;
+	default:
+		s.cipher = EIP93_CDEV_AES_GCM;
+		break;
+	}
 	s.keylen = (uint32_t)keylen;
 	s.key = (unsigned char *)key; /* read only, by the kernel */
 	r = xioctl(fd, EIP93_CIOCGSESSION, &s);
@@ -325,7 +337,7 @@ static int cd_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
 	int fd, r;
 
 	cd_close(k);
-	k->is_ctr = eip93_engine_kalg_is_ctr(c->kalg);
+	eip93_engine_key_mode(k, c->kalg);
 	if (keylen != 16 && keylen != 24 && keylen != 32)
 		return -EINVAL;
 	r = reserve(c->max_sockets);
@@ -355,10 +367,10 @@ err:
 	return r;
 }
 
-/* The session of an open key of the right kind, or NULL. */
-static const struct cdev_key *usable(const struct eip93_engine_key *k, int ctr)
+/* The session of an open key of the right kind (an AEAD, or an skcipher: @skc), or NULL. */
+static const struct cdev_key *usable(const struct eip93_engine_key *k, int skc)
 {
-	return cd_is_open(k) && k->is_ctr == ctr ? k->priv : NULL;
+	return cd_is_open(k) && (k->mode != EIP93_EMODE_AEAD) == skc ? k->priv : NULL;
 }
 
 /*
@@ -443,23 +455,27 @@ static int cd_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *
 	return gcm_request(k, m, 0);
 }
 
-/* One CIOCCRYPT: AES-CTR from the counter block m->iv, in place or not. */
-static int cd_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
+/*
+ * One CIOCCRYPT, in place or not: AES-CTR from the counter block m->iv
+ * (asked as an encryption whatever it serves), AES-CBC from the chaining
+ * value m->iv in the direction @enc.
+ */
+static int cd_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
 	const struct cdev_key *p = usable(k, 1);
 	struct eip93_cdev_crypt c;
 	unsigned char ctrblk[EIP93_ENGINE_CTRBLK];
 	int r;
 
-	(void)enc;
 	if (p == NULL)
 		return -EBADF;
-	if (m->len > UINT32_MAX)
+	if (m->len > UINT32_MAX ||
+	    (k->mode == EIP93_EMODE_CBC && m->len % EIP93_ENGINE_CTRBLK != 0))
 		return -EINVAL;
 	memcpy(ctrblk, m->iv, sizeof(ctrblk));
 	memset(&c, 0, sizeof(c));
 	c.ses = p->ses;
-	c.op = EIP93_CDEV_ENCRYPT;
+	c.op = k->mode == EIP93_EMODE_CBC && !enc ? EIP93_CDEV_DECRYPT : EIP93_CDEV_ENCRYPT;
 	c.len = (uint32_t)m->len;
 	c.src = (unsigned char *)m->in; /* read only (unless it is m->out) */
 	c.dst = m->out;
@@ -486,6 +502,6 @@ const struct eip93_engine_ops eip93_engine_cryptodev = {
 	.key_is_open = cd_is_open,
 	.seal = cd_seal,
 	.unseal = cd_unseal,
-	.ctr = cd_ctr,
+	.skc = cd_skc,
 	.resources = cd_resources,
 };

@@ -6,7 +6,7 @@
  * interface (ioctl group 'c'), checked against the module's own header by
  * a host test (test/cryptodev/abi_check.c) where that header is at hand.
  * Only what engine/cryptodev.c needs: a session per key (create, describe,
- * free), one cipher request (AES-CTR) and one AEAD request (AES-GCM).
+ * free), one cipher request (AES-CTR, AES-CBC) and one AEAD request (AES-GCM).
  */
 #ifndef EIP93_CRYPTODEV_ABI_H
 #define EIP93_CRYPTODEV_ABI_H
@@ -16,6 +16,7 @@
 #include <linux/ioctl.h>
 
 /* Algorithm numbers of a session's cipher. */
+#define EIP93_CDEV_AES_CBC 11 /* the kernel's "cbc(aes)" (an skcipher) */
 #define EIP93_CDEV_AES_CTR 21 /* the kernel's "ctr(aes)" (an skcipher) */
 #define EIP93_CDEV_AES_GCM 50 /* the kernel's "gcm(aes)" (an AEAD) */
 

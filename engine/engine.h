@@ -44,10 +44,27 @@ enum eip93_comp_kind {
 	EIP93_NCOMP_KINDS
 };
 
+/* What a kernel algorithm computes: an AEAD, or an skcipher of one AES mode. */
+enum eip93_engine_mode {
+	EIP93_EMODE_AEAD = 0, /* an AES-GCM (seal, unseal) */
+	EIP93_EMODE_CTR,      /* AES-CTR (skc) */
+	EIP93_EMODE_CBC,      /* AES-CBC (skc) */
+};
+
+/* eip93_engine_kalg_mode() - what @kalg computes, by its name ("ctr(...)", "cbc(...)"). */
+static inline enum eip93_engine_mode eip93_engine_kalg_mode(const char *kalg)
+{
+	if (strncmp(kalg, "ctr(", 4) == 0)
+		return EIP93_EMODE_CTR;
+	if (strncmp(kalg, "cbc(", 4) == 0)
+		return EIP93_EMODE_CBC;
+	return EIP93_EMODE_AEAD;
+}
+
 /* eip93_engine_kalg_is_ctr() - does @kalg name an AES-CTR (skcipher) rather than an AEAD? */
 static inline int eip93_engine_kalg_is_ctr(const char *kalg)
 {
-	return strncmp(kalg, "ctr(", 4) == 0;
+	return eip93_engine_kalg_mode(kalg) == EIP93_EMODE_CTR;
 }
 
 /* What opening a key needs besides the key bytes. */
@@ -62,6 +79,7 @@ struct eip93_engine_cfg {
 struct eip93_engine_key {
 	void *priv; /* the backend's own, NULL when closed (eip93_engine_key_init) */
 	int is_ctr; /* opened on an AES-CTR algorithm */
+	enum eip93_engine_mode mode; /* what the algorithm it was opened on computes */
 };
 
 /*
@@ -139,13 +157,15 @@ struct eip93_engine_ops {
 	 * unauthenticated bytes that must never be released). */
 	int (*unseal)(struct eip93_engine_key *k, const struct eip93_engine_msg *m);
 	/*
-	 * A key opened on an AES-CTR algorithm: m->len bytes of m->in XOR the
-	 * keystream from the counter block m->iv (EIP93_ENGINE_CTRBLK bytes,
-	 * its last 32 bits incremented per block) into m->out; m->aad and
-	 * m->tag unused.  One request.  @enc: the GCM direction it serves
-	 * (fault plans only; AES-CTR is the same both ways).
+	 * A key opened on an skcipher algorithm, one request from the 16-byte
+	 * block m->iv (EIP93_ENGINE_CTRBLK bytes), m->len bytes of m->in into
+	 * m->out; m->aad and m->tag unused.  AES-CTR: m->in XOR the keystream
+	 * from the counter block m->iv (incremented per block), always asked
+	 * as an encryption (the same operation both ways); @enc is the
+	 * direction it serves (fault plans only).  AES-CBC: m->len a multiple
+	 * of 16, m->iv the chaining value, @enc the direction.
 	 */
-	int (*ctr)(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc);
+	int (*skc)(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc);
 	/* Sockets (or their stand-ins) this process holds now, for the cap. */
 	unsigned int (*resources)(void);
 };
@@ -155,6 +175,14 @@ static inline void eip93_engine_key_init(struct eip93_engine_key *k)
 {
 	k->priv = NULL;
 	k->is_ctr = 0;
+	k->mode = EIP93_EMODE_AEAD;
+}
+
+/* eip93_engine_key_mode() - set @k's mode (and is_ctr) from the algorithm @kalg it opens on. */
+static inline void eip93_engine_key_mode(struct eip93_engine_key *k, const char *kalg)
+{
+	k->mode = eip93_engine_kalg_mode(kalg);
+	k->is_ctr = k->mode == EIP93_EMODE_CTR;
 }
 
 extern const struct eip93_engine_ops eip93_engine_afalg;

@@ -23,24 +23,24 @@
 #include <openssl/params.h>
 
 #include "engine.h"
+#include "fake_int.h"
 
-#define BLOCK 16
-/* The driver the fake stands in for: the EIP93's AES-CTR, and the kernel GCMs over it. */
+#define BLOCK EIP93_FAKE_BLOCK
+/* The driver the fake stands in for: the EIP93's AES-CTR and AES-CBC, the kernel GCMs over CTR. */
 #define FAKE_DRIVER_CTR "ctr(aes-eip93)"
+#define FAKE_DRIVER_CBC "cbc(aes-eip93)"
 #define FAKE_GCM_PREFIX "gcm_base(" FAKE_DRIVER_CTR ","
-
-struct fake_key {
-	unsigned char key[32];
-	size_t keylen;
-	EVP_CIPHER *gcm;
-	EVP_CIPHER *ctr; /* a key opened on ctr(aes-eip93) */
-};
 
 static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct eip93_fake_plan plan; /* site NONE: no faults */
 static unsigned long site_calls;    /* calls at plan.site since the plan was set */
 static int plan_from_env_done;
 static atomic_ulong n_probes, n_opens, n_seals, n_unseals, n_ctrs, n_faults, n_keys;
+
+void eip93_fake_count_skc(void)
+{
+	atomic_fetch_add(&n_ctrs, 1);
+}
 
 void eip93_fake_set_plan(const struct eip93_fake_plan *p)
 {
@@ -55,6 +55,7 @@ void eip93_fake_set_plan(const struct eip93_fake_plan *p)
 	atomic_store(&n_seals, 0);
 	atomic_store(&n_unseals, 0);
 	atomic_store(&n_ctrs, 0);
+	eip93_fake_bugs_reset();
 	atomic_store(&n_faults, 0);
 	pthread_mutex_unlock(&plan_lock);
 }
@@ -153,7 +154,7 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 #undef KEY
 
 /* Does this call at @site fail or go wrong?  Copies the plan into @out. */
-static int planned(enum eip93_fake_site site, struct eip93_fake_plan *out)
+int eip93_fake_planned(enum eip93_fake_site site, struct eip93_fake_plan *out)
 {
 	int hit = 0;
 
@@ -184,10 +185,10 @@ static int fake_probe(const char *kalg)
 	struct eip93_fake_plan p;
 
 	atomic_fetch_add(&n_probes, 1);
-	if (planned(EIP93_FAKE_PROBE, &p))
+	if (eip93_fake_planned(EIP93_FAKE_PROBE, &p))
 		return p.kind == EIP93_FAKE_ERRNO && p.err != 0 ? -p.err : -ENOENT;
 	return strncmp(kalg, FAKE_GCM_PREFIX, sizeof(FAKE_GCM_PREFIX) - 1) == 0 ||
-			       strcmp(kalg, FAKE_DRIVER_CTR) == 0
+			       strcmp(kalg, FAKE_DRIVER_CTR) == 0 || strcmp(kalg, FAKE_DRIVER_CBC) == 0
 		       ? 0
 		       : -ENOENT;
 }
@@ -199,7 +200,7 @@ static void fake_close(struct eip93_engine_key *k)
 	if (fk == NULL)
 		return;
 	EVP_CIPHER_free(fk->gcm);
-	EVP_CIPHER_free(fk->ctr);
+	EVP_CIPHER_free(fk->skc);
 	OPENSSL_clear_free(fk, sizeof(*fk));
 	k->priv = NULL;
 	atomic_fetch_sub(&n_keys, 1);
@@ -214,7 +215,10 @@ static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 		     const unsigned char *key, size_t keylen)
 {
 	static const char *const names[] = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" };
-	static const char *const ctrs[] = { "AES-128-CTR", "AES-192-CTR", "AES-256-CTR" };
+	static const char *const skcs[2][3] = {
+		{ "AES-128-CTR", "AES-192-CTR", "AES-256-CTR" },
+		{ "AES-128-CBC", "AES-192-CBC", "AES-256-CBC" },
+	};
 	struct eip93_fake_plan p;
 	struct fake_key *fk;
 	unsigned long cur;
@@ -223,23 +227,24 @@ static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 	atomic_fetch_add(&n_opens, 1);
 	if (keylen != 16 && keylen != 24 && keylen != 32)
 		return -EINVAL;
-	if (planned(EIP93_FAKE_OPEN, &p))
+	if (eip93_fake_planned(EIP93_FAKE_OPEN, &p))
 		return -(p.err != 0 ? p.err : EIO);
 	cur = atomic_load(&n_keys);
 	do {
 		if ((cur + 1) * 2 > c->max_sockets)
 			return -EMFILE;
 	} while (!atomic_compare_exchange_weak(&n_keys, &cur, cur + 1));
-	k->is_ctr = eip93_engine_kalg_is_ctr(c->kalg);
+	eip93_engine_key_mode(k, c->kalg);
 	fk = OPENSSL_zalloc(sizeof(*fk));
 	if (fk != NULL)
 		fk->gcm = EVP_CIPHER_fetch(c->libctx, names[keylen / 8 - 2], NULL);
-	if (fk != NULL && k->is_ctr)
-		fk->ctr = EVP_CIPHER_fetch(c->libctx, ctrs[keylen / 8 - 2], NULL);
-	if (fk == NULL || fk->gcm == NULL || (k->is_ctr && fk->ctr == NULL)) {
+	if (fk != NULL && k->mode != EIP93_EMODE_AEAD)
+		fk->skc = EVP_CIPHER_fetch(c->libctx,
+					   skcs[k->mode == EIP93_EMODE_CBC][keylen / 8 - 2], NULL);
+	if (fk == NULL || fk->gcm == NULL || (k->mode != EIP93_EMODE_AEAD && fk->skc == NULL)) {
 		if (fk != NULL) {
 			EVP_CIPHER_free(fk->gcm);
-			EVP_CIPHER_free(fk->ctr);
+			EVP_CIPHER_free(fk->skc);
 		}
 		OPENSSL_free(fk);
 		atomic_fetch_sub(&n_keys, 1);
@@ -247,6 +252,7 @@ static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 	}
 	memcpy(fk->key, key, keylen);
 	fk->keylen = keylen;
+	fk->mode = k->mode;
 	k->priv = fk;
 	return 0;
 }
@@ -316,7 +322,7 @@ static int chosen_blocks(const struct eip93_fake_plan *p, size_t len, size_t *fi
 }
 
 /* SKIP: what the destination held before the request (@len + 1 bytes allocated), or NULL. */
-static unsigned char *snapshot(const unsigned char *out, size_t len)
+unsigned char *eip93_fake_snapshot(const unsigned char *out, size_t len)
 {
 	unsigned char *p = OPENSSL_malloc(len + 1);
 
@@ -326,7 +332,7 @@ static unsigned char *snapshot(const unsigned char *out, size_t len)
 }
 
 /* SKIP: the chosen blocks of @out get back what @prior says they held before. */
-static void unwrite(const struct eip93_fake_plan *p, const unsigned char *prior, unsigned char *out,
+void eip93_fake_unwrite(const struct eip93_fake_plan *p, const unsigned char *prior, unsigned char *out,
 		    size_t len)
 {
 	size_t first, last;
@@ -336,7 +342,7 @@ static void unwrite(const struct eip93_fake_plan *p, const unsigned char *prior,
 		       (last * BLOCK > len ? len : last * BLOCK) - first * BLOCK);
 }
 
-static void keystream_fault(const struct eip93_fake_plan *p, const unsigned char *ks,
+void eip93_fake_keystream_fault(const struct eip93_fake_plan *p, const unsigned char *ks,
 			    unsigned char *d, size_t len, const struct eip93_engine_msg *m)
 {
 	size_t first, last;
@@ -377,7 +383,7 @@ static void scribble(unsigned char *out, size_t len)
 }
 
 /* The plan's errno and short-read faults: the output scribbled on, and the error (else 0). */
-static int failed_call(const struct eip93_fake_plan *p, const struct eip93_engine_msg *m)
+int eip93_fake_failed_call(const struct eip93_fake_plan *p, const struct eip93_engine_msg *m)
 {
 	if (p->kind == EIP93_FAKE_ERRNO) {
 		scribble(m->out, m->len);
@@ -402,20 +408,20 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 		return -EBADF;
 	if (m->aadlen > EIP93_ENGINE_MAX_AAD)
 		return -EINVAL;
-	hit = planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
-	r = hit ? failed_call(&p, m) : 0;
+	hit = eip93_fake_planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
+	r = hit ? eip93_fake_failed_call(&p, m) : 0;
 	if (r != 0)
 		return r;
 	tmp = OPENSSL_malloc(m->len + BLOCK);
 	ks = OPENSSL_zalloc(m->len + BLOCK);
 	d = OPENSSL_zalloc(m->len + BLOCK);
 	if (hit && p.kind == EIP93_FAKE_SKIP)
-		prior = snapshot(m->out, m->len);
+		prior = eip93_fake_snapshot(m->out, m->len);
 	r = -ENOMEM;
 	if (tmp == NULL || ks == NULL || d == NULL || (hit && p.kind == EIP93_FAKE_SKIP && !prior))
 		goto out;
-	if (fk->ctr != NULL) {
-		r = -EINVAL; /* an AES-CTR key has no AEAD operation, as with AF_ALG */
+	if (fk->skc != NULL) {
+		r = -EINVAL; /* an skcipher key has no AEAD operation, as with AF_ALG */
 		goto out;
 	}
 	if (hit &&
@@ -425,7 +431,7 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 		r = gcm_seal(fk, m->iv, NULL, 0, d, m->len, ks, scratch);
 		if (r < 0)
 			goto out;
-		keystream_fault(&p, ks, d, m->len, m);
+		eip93_fake_keystream_fault(&p, ks, d, m->len, m);
 	}
 	if (enc) {
 		/* Ciphertext with the engine's keystream; the tag over that ciphertext. */
@@ -446,7 +452,7 @@ static int fake_msg(struct eip93_engine_key *k, const struct eip93_engine_msg *m
 			scribble(m->out, m->len); /* unauthenticated: make any release visible */
 	}
 	if (r == 0 && hit && p.kind == EIP93_FAKE_SKIP)
-		unwrite(&p, prior, m->out, m->len);
+		eip93_fake_unwrite(&p, prior, m->out, m->len);
 	if (r == 0) { /* AF_ALG's AEAD: the send buffer from the AAD on and the destination;
 		       * /dev/crypto's: the source and the destination */
 		eip93_engine_pages_add(m->pages, EIP93_ENGINE_PAGE - m->aadlen % EIP93_ENGINE_PAGE);
@@ -471,64 +477,6 @@ static int fake_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg
 	return fake_msg(k, m, 0);
 }
 
-/*
- * AES-CTR from the counter block m->iv (a key opened on ctr(aes-eip93)):
- * the plan's keystream faults count blocks of this request; TAGMASK hits
- * its first block.
- */
-static int fake_ctr(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
-{
-	const struct fake_key *fk = k->priv;
-	unsigned char *ks = NULL, *d = NULL, *prior = NULL;
-	struct eip93_fake_plan p;
-	EVP_CIPHER_CTX *c = NULL;
-	int r = -ENOMEM, hit, n;
-
-	atomic_fetch_add(&n_ctrs, 1);
-	if (fk == NULL)
-		return -EBADF;
-	if (fk->ctr == NULL)
-		return -EINVAL;
-	hit = planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
-	if (hit && p.kind == EIP93_FAKE_BADMSG)
-		hit = 0; /* no tag here to refuse */
-	r = hit ? failed_call(&p, m) : 0;
-	if (r != 0)
-		return r;
-	ks = OPENSSL_zalloc(m->len + BLOCK);
-	d = OPENSSL_zalloc(m->len + BLOCK);
-	c = EVP_CIPHER_CTX_new();
-	if (hit && p.kind == EIP93_FAKE_SKIP)
-		prior = snapshot(m->out, m->len);
-	if (ks == NULL || d == NULL || c == NULL || (hit && p.kind == EIP93_FAKE_SKIP && !prior) ||
-	    !EVP_EncryptInit_ex2(c, fk->ctr, fk->key, m->iv, NULL) ||
-	    (m->len > 0 && !EVP_EncryptUpdate(c, ks, &n, d, (int)m->len)))
-		goto out;
-	if (hit && p.kind == EIP93_FAKE_TAGMASK) {
-		p.kind = EIP93_FAKE_KEYSTREAM;
-		p.block = 0;
-		p.count = 1;
-	}
-	if (hit)
-		keystream_fault(&p, ks, d, m->len, m);
-	for (size_t i = 0; i < m->len; i++)
-		m->out[i] = m->in[i] ^ ks[i] ^ d[i];
-	if (hit && p.kind == EIP93_FAKE_SKIP)
-		unwrite(&p, prior, m->out, m->len);
-	/* AF_ALG's send buffer from offset 0 and /dev/crypto's bounce page; the source and the
-	 * destination /dev/crypto maps; AF_ALG's destination. */
-	eip93_engine_pages_add(m->pages, 0);
-	eip93_engine_pages_buf(m->pages, m->in);
-	eip93_engine_pages_buf(m->pages, m->out);
-	r = 0;
-out:
-	OPENSSL_clear_free(prior, m->len + 1);
-	EVP_CIPHER_CTX_free(c);
-	OPENSSL_clear_free(ks, m->len + BLOCK);
-	OPENSSL_clear_free(d, m->len + BLOCK);
-	return r;
-}
-
 const struct eip93_engine_ops eip93_engine_fake = {
 	.name = "fake",
 	.probe = fake_probe,
@@ -537,7 +485,7 @@ const struct eip93_engine_ops eip93_engine_fake = {
 	.key_is_open = fake_is_open,
 	.seal = fake_seal,
 	.unseal = fake_unseal,
-	.ctr = fake_ctr,
+	.skc = eip93_fake_skc,
 	.resources = fake_resources,
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Test builds only: a software fake of the engine behind engine/engine.h.  It
- * computes AES-CTR (a key opened on ctr(aes-eip93)) or AES-GCM in user space (the delegate's library context) the way the
+ * computes AES-CTR or AES-CBC (a key opened on ctr(aes-eip93), cbc(aes-eip93);
+ * fake_skc.c, with the driver bugs it models) or AES-GCM in user space (the delegate's library context) the way the
  * kernel's hybrid does: a CTR keystream applied to the payload and GHASH over
  * the ciphertext that results.  A fault plan injects what the AF_ALG backend
  * can meet: an errno at a step, a short read, a tag the "kernel" rejects, a
@@ -96,6 +97,16 @@ void eip93_fake_set_plan(const struct eip93_fake_plan *p);
 
 /* eip93_fake_parse() - parse the EIP93_TEST_FAKE syntax; 0 or -EINVAL. */
 int eip93_fake_parse(const char *s, struct eip93_fake_plan *p);
+
+/* The EIP93 driver bugs the fake models (fake_skc.c), or'ed. */
+#define EIP93_FAKE_BUG_DIRECTION 1u /* CBC: an encryption after a decryption decrypts */
+#define EIP93_FAKE_BUG_CTR32 2u	    /* CTR: the counter's last 32 bits wrap without carry */
+
+/*
+ * eip93_fake_set_bugs() - model these bugs from now on (else
+ * EIP93_TEST_FAKE_BUGS names them, read again after each eip93_fake_set_plan()).
+ */
+void eip93_fake_set_bugs(unsigned int bugs);
 
 /* eip93_fake_get_stats() - calls so far (since the last plan). */
 void eip93_fake_get_stats(struct eip93_fake_stats *s);

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "../alg/gcm/gcm.h"
+#include "../alg/skc/skc.h"
 
 static const struct eip93_cipher *const rows[] = {
 	&eip93_cipher_aes_gcm,
+	&eip93_cipher_aes_ctr,
+	&eip93_cipher_aes_cbc,
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
@@ -27,14 +30,15 @@ int eip93_algs_sw_open(struct eip93_sw_lib *lib, const char *propq, const char *
 	return eip93_sw_open(lib, names, n, propq, self);
 }
 
-size_t eip93_algs_build(OSSL_ALGORITHM *table, const struct eip93_sw_lib *lib, const char *props)
+size_t eip93_algs_build(OSSL_ALGORITHM *table, const struct eip93_sw_lib *lib,
+			const struct eip93_alg_env *env, const char *props)
 {
 	size_t n = 0;
 
 	for (size_t r = 0; r < NROWS; r++) {
 		const struct eip93_cipher *c = rows[r];
 
-		if (c->capable != NULL && !c->capable())
+		if (c->capable != NULL && !c->capable(env))
 			continue;
 		for (size_t k = 0; k < c->nkeys && n < EIP93_ALGS_MAX; k++) {
 			const struct eip93_sw_impl *sw = eip93_sw_find(lib->impl, c->names[k]);

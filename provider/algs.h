@@ -9,6 +9,7 @@
 
 #include <openssl/core.h>
 
+#include "../alg/env.h"
 #include "../alg/sw.h"
 
 /* Entries of the table at most (every key size of every row), before its end. */
@@ -22,10 +23,12 @@ int eip93_algs_sw_open(struct eip93_sw_lib *lib, const char *propq, const char *
 
 /*
  * eip93_algs_build() - fill @table (EIP93_ALGS_MAX + 1 entries) with the
- * capable rows, one entry per key size: the delegate's
- * names from @lib, the property definition @props, the row's dispatch table
- * and description; then the end.  Returns the entries filled.
+ * rows capable on @env (asked once the gate has opened), one entry per key
+ * size: the delegate's names from @lib, the property definition @props, the
+ * row's dispatch table and description; then the end.  Returns the entries
+ * filled.
  */
-size_t eip93_algs_build(OSSL_ALGORITHM *table, const struct eip93_sw_lib *lib, const char *props);
+size_t eip93_algs_build(OSSL_ALGORITHM *table, const struct eip93_sw_lib *lib,
+			const struct eip93_alg_env *env, const char *props);
 
 #endif /* EIP93_ALGS_H */

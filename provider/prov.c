@@ -161,7 +161,7 @@ static void build_cipher_table(struct eip93_prov *p)
 	 * application's own query names "provider" (stunnel asks for
 	 * "provider!=fips", which replaces a "?provider=eip93" default).
 	 */
-	(void)eip93_algs_build(p->ciphers, &p->sw,
+	(void)eip93_algs_build(p->ciphers, &p->sw, &p->env,
 			       "provider=" EIP93_NAME ",fips=no,eip93.offload=yes");
 }
 
@@ -211,6 +211,26 @@ static const char *engine_backend_text(int backend)
 	return "auto";
 }
 
+/*
+ * The gate opened on a road: which of the SoC driver's skcipher modes
+ * (AES-CTR, AES-CBC) bind there too.  Their ciphers are offered only then
+ * (alg/skc/params.c); the same gate, backend and switches as AES-GCM's.
+ */
+static void bind_modes(struct eip93_prov *p)
+{
+	static const enum eip93_soc_mode modes[2] = { EIP93_MODE_CTR, EIP93_MODE_CBC };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *kalg = p->gate.soc->mode[modes[i]];
+
+		p->env.skc_kalg[i][0] = '\0';
+		if (kalg != NULL && p->gate.row->probe(kalg, NULL, 0) == 0)
+			snprintf(p->env.skc_kalg[i], sizeof(p->env.skc_kalg[i]), "%s", kalg);
+	}
+	if (p->sw_error[0] == '\0')
+		build_cipher_table(p);
+}
+
 /* Decide the gate once per provider instance, at first need. */
 static const struct eip93_gate *gate_get(struct eip93_prov *p)
 {
@@ -256,6 +276,7 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 			/* The calibration's window, when it applies (before any cipher is offered). */
 			p->env.limits.min_size = p->gate.min_size;
 			p->env.limits.max_size = p->gate.max_size;
+			bind_modes(p);
 		}
 		gate_texts(p);
 		/* `openssl list -providers` prints the name: let it carry the verdict. */

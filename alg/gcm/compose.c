@@ -138,7 +138,7 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		return 0;
 	memcpy(cb, iv, EIP93_ENGINE_IVLEN);
 	memcpy(cb + EIP93_ENGINE_IVLEN, two, sizeof(two));
-	return ctx->base.env->engine->ctr(&ctx->base.key.ek, &m, enc);
+	return ctx->base.env->engine->skc(&ctx->base.key.ek, &m, enc);
 }
 
 static int ctr_seal(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)

@@ -4,14 +4,14 @@
  * an LD_PRELOAD library interposing open (and its 64-bit and fortified
  * forms), openat, ioctl and close.  An open of "/dev/crypto" returns a
  * descriptor (a memfd named cdev-shim) that this library serves: CIOCGSESSION,
- * CIOCFSESSION, CIOCGSESSINFO, CIOCCRYPT (AES-CTR) and CIOCAUTHCRYPT
+ * CIOCFSESSION, CIOCGSESSINFO, CIOCCRYPT (AES-CTR, AES-CBC) and CIOCAUTHCRYPT
  * (AES-GCM, the tag next to the data as the module has it), computed with
  * the default provider in a library context of the library's own.
  *
  * Environment:
- *   EIP93_TEST_CDEV_CTR_DRIVER, EIP93_TEST_CDEV_GCM_DRIVER
- *       the driver CIOCGSESSINFO names for a CTR / GCM session (defaults
- *       ctr(aes-eip93) and gcm_base(ctr(aes-eip93),ghash-generic))
+ *   EIP93_TEST_CDEV_CTR_DRIVER, EIP93_TEST_CDEV_CBC_DRIVER, EIP93_TEST_CDEV_GCM_DRIVER
+ *       the driver CIOCGSESSINFO names for a CTR / CBC / GCM session (defaults
+ *       ctr(aes-eip93), cbc(aes-eip93) and gcm_base(ctr(aes-eip93),ghash-generic))
  *   EIP93_TEST_CDEV_FAULT=PLAN[,PLAN...], PLAN = REQ:KIND:NTH[:every]
  *       REQ  open, gsession, fsession, sessinfo, crypt, authcrypt
  *       KIND an errno name (EIO, ENOMEM, ETIMEDOUT, EINTR, ...): the call
@@ -61,6 +61,7 @@
 #include "cdev_fault.h"
 
 #define CTR_DRIVER "ctr(aes-eip93)"
+#define CBC_DRIVER "cbc(aes-eip93)"
 #define GCM_DRIVER "gcm_base(ctr(aes-eip93),ghash-generic)"
 #define MAXSES 256
 #define MAXFDS 16
@@ -247,7 +248,7 @@ static struct session *find(int fd, uint32_t id)
 	return NULL;
 }
 
-/* AES-CTR or AES-GCM of @len bytes; 0, or -EBADMSG for a wrong GCM tag. */
+/* AES-CTR, AES-CBC (no padding) or AES-GCM of @len bytes; 0, or -EBADMSG for a wrong GCM tag. */
 static int compute(const struct session *s, const unsigned char *iv, const unsigned char *aad,
 		   size_t aadlen, const unsigned char *in, size_t len, unsigned char *out,
 		   unsigned char *tag, int enc)
@@ -257,14 +258,18 @@ static int compute(const struct session *s, const unsigned char *iv, const unsig
 	EVP_CIPHER *c;
 	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
 
-	snprintf(name, sizeof(name), "AES-%zu-%s", s->keylen * 8, gcm ? "GCM" : "CTR");
+	snprintf(name, sizeof(name), "AES-%zu-%s", s->keylen * 8,
+		 gcm				   ? "GCM"
+		 : s->cipher == EIP93_CDEV_AES_CBC ? "CBC"
+						   : "CTR");
 	if (shim_lib == NULL) {
 		shim_lib = OSSL_LIB_CTX_new();
 		if (shim_lib == NULL || OSSL_PROVIDER_load(shim_lib, "default") == NULL)
 			return -EIO;
 	}
 	c = EVP_CIPHER_fetch(shim_lib, name, "provider=default");
-	ok = x != NULL && c != NULL && EVP_CipherInit_ex2(x, c, s->key, iv, enc, NULL);
+	ok = x != NULL && c != NULL && EVP_CipherInit_ex2(x, c, s->key, iv, enc, NULL) &&
+	     EVP_CIPHER_CTX_set_padding(x, 0);
 	if (ok && gcm && aadlen != 0)
 		ok = EVP_CipherUpdate(x, NULL, &n, aad, (int)aadlen);
 	if (ok && len != 0)
@@ -282,7 +287,8 @@ static int compute(const struct session *s, const unsigned char *iv, const unsig
 
 static int session_new(int fd, struct eip93_cdev_session *s)
 {
-	if (s->cipher != EIP93_CDEV_AES_CTR && s->cipher != EIP93_CDEV_AES_GCM)
+	if (s->cipher != EIP93_CDEV_AES_CTR && s->cipher != EIP93_CDEV_AES_CBC &&
+	    s->cipher != EIP93_CDEV_AES_GCM)
 		return -EINVAL;
 	if (s->keylen != 16 && s->keylen != 24 && s->keylen != 32)
 		return -EINVAL;
@@ -307,14 +313,17 @@ static int do_crypt(int fd, struct eip93_cdev_crypt *c, const struct plan *p)
 	unsigned char *tmp;
 	int r;
 
-	if (s == NULL || s->cipher != EIP93_CDEV_AES_CTR || c->iv == NULL)
+	int enc = s == NULL || s->cipher != EIP93_CDEV_AES_CBC || c->op == EIP93_CDEV_ENCRYPT;
+
+	if (s == NULL || s->cipher == EIP93_CDEV_AES_GCM || c->iv == NULL ||
+	    (s->cipher == EIP93_CDEV_AES_CBC && c->len % 16 != 0))
 		return -EINVAL;
 	if (p == NULL)
-		return compute(s, c->iv, NULL, 0, c->src, c->len, c->dst, NULL, 1);
+		return compute(s, c->iv, NULL, 0, c->src, c->len, c->dst, NULL, enc);
 	tmp = malloc(c->len + 1);
 	if (tmp == NULL)
 		return -ENOMEM;
-	r = compute(s, c->iv, NULL, 0, c->src, c->len, tmp, NULL, 1);
+	r = compute(s, c->iv, NULL, 0, c->src, c->len, tmp, NULL, enc);
 	if (r == 0)
 		cdev_damage(p, tmp, c->dst, c->len, c->src, c->len);
 	free(tmp);
@@ -379,16 +388,20 @@ static int request(int fd, unsigned long req, void *arg)
 	case R_SESSINFO: {
 		struct eip93_cdev_session_info *i = arg;
 		const char *ctr = getenv("EIP93_TEST_CDEV_CTR_DRIVER");
+		const char *cbc = getenv("EIP93_TEST_CDEV_CBC_DRIVER");
 		const char *gcm = getenv("EIP93_TEST_CDEV_GCM_DRIVER");
 
 		s = find(fd, i->ses);
 		if (s == NULL)
 			return -EINVAL;
 		snprintf(i->cipher.name, sizeof(i->cipher.name), "%s",
-			 s->cipher == EIP93_CDEV_AES_CTR ? "ctr(aes)" : "gcm(aes)");
+			 s->cipher == EIP93_CDEV_AES_CTR   ? "ctr(aes)"
+			 : s->cipher == EIP93_CDEV_AES_CBC ? "cbc(aes)"
+							   : "gcm(aes)");
 		snprintf(i->cipher.driver, sizeof(i->cipher.driver), "%s",
 			 p != NULL && p->kind == K_DRIVER  ? p->driver
 			 : s->cipher == EIP93_CDEV_AES_CTR ? (ctr != NULL ? ctr : CTR_DRIVER)
+			 : s->cipher == EIP93_CDEV_AES_CBC ? (cbc != NULL ? cbc : CBC_DRIVER)
 							   : (gcm != NULL ? gcm : GCM_DRIVER));
 		return 0;
 	}

@@ -183,7 +183,7 @@ static int run(struct eip93_engine_key *k, int op, struct eip93_engine_msg *m,
 	memset(pg, 0, sizeof(*pg));
 	m->pages = pg;
 	last_src = last_dst = NULL;
-	return op == 0 ? E->ctr(k, m, 1) : op == 1 ? E->seal(k, m) : E->unseal(k, m);
+	return op == 0 ? E->skc(k, m, 1) : op == 1 ? E->seal(k, m) : E->unseal(k, m);
 }
 
 static void ctr_layouts(void)
@@ -226,7 +226,7 @@ static void ctr_layouts(void)
 	CHECK_EQ_INT(pg.n, 0);
 	fail_errno = 0;
 	m.pages = NULL;
-	CHECK_EQ_INT(E->ctr(&k, &m, 0), 0);
+	CHECK_EQ_INT(E->skc(&k, &m, 0), 0);
 	E->key_close(&k);
 }
 

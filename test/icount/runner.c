@@ -354,7 +354,7 @@ static int raw_ctr(struct runner *r, const struct eip93_engine_msg *m, int enc)
 	if (CRYPTO_gcm128_aad(r->gcm, m->aad, m->aadlen) != 0)
 		return -1;
 	if (enc) {
-		if (raw_ops->ctr(&r->ek, &c, 1) != 0 ||
+		if (raw_ops->skc(&r->ek, &c, 1) != 0 ||
 		    CRYPTO_gcm128_encrypt_ctr32(r->gcm, m->in, m->out, m->len, raw_stream) != 0)
 			return -1;
 		CRYPTO_gcm128_tag(r->gcm, m->tag, TAGLEN);
@@ -364,7 +364,7 @@ static int raw_ctr(struct runner *r, const struct eip93_engine_msg *m, int enc)
 	if (CRYPTO_gcm128_decrypt_ctr32(r->gcm, m->in, m->out, m->len, raw_stream) != 0 ||
 	    CRYPTO_gcm128_finish(r->gcm, m->tag, TAGLEN) != 0)
 		return -1;
-	return raw_ops->ctr(&r->ek, &c, 0);
+	return raw_ops->skc(&r->ek, &c, 0);
 }
 
 /* The raw loop's one engine operation: what the provider asks of the engine. */

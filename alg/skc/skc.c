@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * AES-CTR and AES-CBC cipher context: the dispatch functions OpenSSL calls.
+ * The context wraps the software delegate's context, which owns every rule
+ * of the mode (IV, padding, buffering, TLS records, errors) and sees every
+ * call; the shadow (skc_ctx.h) follows it, and data that the engine can
+ * continue goes there (offload.c).  After an engine message the delegate's
+ * own original IV is the one the message ended on (it was re-initialised
+ * with it): "iv" is then answered here, and an init without an IV that makes
+ * CBC start again from the original one is given that IV.
+ */
+#include "skc_ctx.h"
+#include "skc.h"
+#include "../key.h"
+
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/params.h>
+
+#define BLK EIP93_SKC_BLK
+
+void *eip93_skc_newctx(void *provctx, int cbc, size_t ks)
+{
+	struct skc_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
+
+	if (ctx == NULL)
+		return NULL;
+	ctx->cbc = cbc;
+	ctx->sh.known = 1;
+	ctx->sh.pad = 1;
+	eip93_engine_key_init(&ctx->dek);
+	if (!eip93_cctx_init(&ctx->base, provctx, cbc ? &eip93_cipher_aes_cbc : &eip93_cipher_aes_ctr,
+			     ks)) {
+		eip93_cctx_free(&ctx->base);
+		OPENSSL_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+void eip93_skc_freectx(void *vctx)
+{
+	struct skc_ctx *ctx = vctx;
+
+	if (ctx == NULL)
+		return;
+	eip93_key_forget(&ctx->base);
+	eip93_cctx_free(&ctx->base);
+	OPENSSL_clear_free(ctx, sizeof(*ctx));
+}
+
+/* The shadow and the key bytes; never the engine keys (the copy opens its own). */
+void *eip93_skc_dupctx(void *vctx)
+{
+	const struct skc_ctx *src = vctx;
+	struct skc_ctx *dst;
+
+	if (src->base.sw->dupctx == NULL)
+		return NULL;
+	dst = OPENSSL_zalloc(sizeof(*dst));
+	if (dst == NULL)
+		return NULL;
+	dst->cbc = src->cbc;
+	dst->sh = src->sh;
+	eip93_engine_key_init(&dst->dek);
+	if (!eip93_cctx_dup(&dst->base, &src->base)) {
+		eip93_cctx_free(&dst->base);
+		OPENSSL_clear_free(dst, sizeof(*dst));
+		return NULL;
+	}
+	return dst;
+}
+
+/* The parameters the delegate accepted, as they change its state (the first of each key). */
+static void follow_params(struct skc_ctx *ctx, const OSSL_PARAM params[])
+{
+	struct eip93_skc_shadow *sh = &ctx->sh;
+	const OSSL_PARAM *p;
+	unsigned int v;
+
+	if (params == NULL)
+		return;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING);
+	if (p != NULL && OSSL_PARAM_get_uint(p, &v))
+		sh->pad = v != 0;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM);
+	if (p != NULL && OSSL_PARAM_get_uint(p, &v) && !ctx->cbc)
+		eip93_skc_reset(sh, v); /* CTR's position in its block (CBC keeps it unused) */
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION);
+	if (p != NULL && OSSL_PARAM_get_uint(p, &v)) {
+		sh->tls = v > 0; /* records: their state is not followed (until the next IV) */
+		if (sh->tls)
+			sh->known = 0;
+	}
+}
+
+static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size_t keylen,
+		    const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	const struct eip93_sw_impl *sw = ctx->base.sw;
+	struct eip93_skc_shadow *sh = &ctx->sh;
+	int ok;
+
+	/*
+	 * CBC without an IV starts again from the original IV (OpenSSL 1.1.1's
+	 * rule, kept by 3.x): after an engine message the delegate's own is
+	 * the one that message ended on, so it is handed the original.
+	 */
+	if (iv == NULL && ctx->cbc && sh->iv_set && sh->oiv_stale) {
+		iv = sh->oiv;
+		ivlen = BLK;
+	}
+	if (enc)
+		ok = sw->einit(ctx->base.swctx, key, keylen, iv, ivlen, params);
+	else
+		ok = sw->dinit(ctx->base.swctx, key, keylen, iv, ivlen, params);
+	sh->enc = enc; /* taken first, whatever fails after */
+	if (!ok) {
+		sh->known = 0;
+		if (key != NULL)
+			eip93_key_forget(&ctx->base);
+		return 0;
+	}
+	if (key != NULL)
+		eip93_key_take(&ctx->base, key, keylen);
+	if (iv != NULL) {
+		memmove(sh->oiv, iv, BLK); /* may be sh->oiv itself */
+		memcpy(sh->iv, sh->oiv, BLK);
+		sh->iv_set = 1;
+		sh->oiv_stale = 0;
+		sh->stale = 0;
+		sh->known = 1;
+	} else if (ctx->cbc && sh->iv_set) {
+		memcpy(sh->iv, sh->oiv, BLK);
+		sh->stale = 0;
+	}
+	eip93_skc_reset(sh, 0);
+	follow_params(ctx, params);
+	return 1;
+}
+
+int eip93_skc_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+		    size_t ivlen, const OSSL_PARAM params[])
+{
+	return skc_init(vctx, 1, key, keylen, iv, ivlen, params);
+}
+
+int eip93_skc_dinit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+		    size_t ivlen, const OSSL_PARAM params[])
+{
+	return skc_init(vctx, 0, key, keylen, iv, ivlen, params);
+}
+
+int eip93_skc_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+		     const unsigned char *in, size_t inl)
+{
+	struct skc_ctx *ctx = vctx;
+	int ok;
+
+	if (in != NULL && out != NULL && inl > 0)
+		return eip93_skc_data(ctx, 0, out, outl, outsize, in, inl);
+	ok = ctx->base.sw->update(ctx->base.swctx, out, outl, outsize, in, inl);
+	/* No data (nothing moves), or data with no output: not followed. */
+	eip93_skc_followed(ctx, 0, ok && (in == NULL || inl == 0), in, 0);
+	return ok;
+}
+
+int eip93_skc_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+	struct skc_ctx *ctx = vctx;
+	int ok = ctx->base.sw->final(ctx->base.swctx, out, outl, outsize);
+
+	if (!ok) {
+		ctx->sh.known = 0;
+	} else if (ctx->cbc) {
+		ctx->sh.stale = 1; /* the last block went through the chain */
+		eip93_skc_reset(&ctx->sh, 0);
+	}
+	return ok;
+}
+
+int eip93_skc_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+		     const unsigned char *in, size_t inl)
+{
+	struct skc_ctx *ctx = vctx;
+	int ok;
+
+	if (ctx->base.sw->cipher == NULL)
+		return 0;
+	if (in != NULL && out != NULL && inl > 0)
+		return eip93_skc_data(ctx, 1, out, outl, outsize, in, inl);
+	ok = ctx->base.sw->cipher(ctx->base.swctx, out, outl, outsize, in, inl);
+	eip93_skc_followed(ctx, 1, ok && (in == NULL || inl == 0), in, 0);
+	return ok;
+}
+
+int eip93_skc_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+	struct skc_ctx *ctx = vctx;
+	OSSL_PARAM *p;
+
+	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params))
+		return 0;
+	/* The delegate's original IV is an engine message's last: the original is ours. */
+	if (ctx->sh.oiv_stale && (p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
+	    !OSSL_PARAM_set_octet_ptr(p, ctx->sh.oiv, BLK) &&
+	    !OSSL_PARAM_set_octet_string(p, ctx->sh.oiv, BLK))
+		return 0; /* not reached: the delegate answered the same parameter */
+	return 1;
+}
+
+int eip93_skc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+	struct skc_ctx *ctx = vctx;
+
+	if (!ctx->base.sw->set_ctx_params(ctx->base.swctx, params)) {
+		ctx->sh.known = 0; /* it applies them one by one: some may have taken */
+		return 0;
+	}
+	follow_params(ctx, params);
+	return 1;
+}
