@@ -78,7 +78,7 @@ done
     echo "set terminal pngcairo size $((560 * ${#ciphers[@]})),560 font ',10'"
     echo "set output '$plot'"
     # shellcheck disable=SC2028 # the \n is gnuplot's, inside its string
-    echo "set multiplot layout 1,${#ciphers[@]} title \"The peers side by side in one QEMU x86_64 guest run: TCG EMULATION (absolute figures are TCG's; compare rows)\\nkernel $kver, simulated EIP93 driver: latency_us=$lat, rate=$rate B/s per request\" noenhanced"
+    echo "set multiplot layout 1,${#ciphers[@]} title \"The peers side by side in one QEMU x86_64 guest run\\nTCG EMULATION: absolute figures are TCG's, compare the rows\\nkernel $kver; simulated EIP93: latency_us=$lat, rate=$rate B/s\" noenhanced"
     echo "set logscale x 2; set logscale y 10; set grid; set key bottom right noenhanced font ',9'"
     echo "set xtics ('16' 16, '256' 256, '1K' 1024, '4K' 4096, '16K' 16384, '64K' 65536)"
     echo "set xlabel 'payload (bytes, one EVP update)'; set ylabel 'MB/s (10^6 B/s, openssl speed -elapsed)'"
@@ -89,7 +89,11 @@ done
         while read -r r title; do
             [[ -f "$tmp/$c.$r" ]] || continue
             sort -n -o "$tmp/$c.$r" "$tmp/$c.$r"
-            printf ", '%s' using 1:2 with linespoints lw 2 title '%s'" "$tmp/$c.$r" "$title"
+            case "$r" in
+            sw_b) lc='#1b7837' ;; sw_d) lc='#7fbf7b' ;; afalg_b) lc='#e08214' ;; afalg_d) lc='#8c510a' ;;
+            devcrypto_d) lc='#2166ac' ;; eip93_afalg) lc='#d6604d' ;; eip93_cdev) lc='#762a83' ;; *) lc=black ;;
+            esac
+            printf ", '%s' using 1:2 with linespoints lw 2 lc rgb '%s' title '%s'" "$tmp/$c.$r" "$lc" "$title"
         done < <(sed -n 's/^peers row \([^ ]*\) \(.*\)$/\1 \2/p' "$from")
         echo
     done

@@ -145,6 +145,15 @@ for n in 'cbc(aes)' 'ctr(aes)'; do
   say "kernel $n: ${drv:-none registered yet}"
 done
 
+# Every cipher measured needs the simulated engine's own algorithm for its
+# mode (the engines ask the kernel for "cbc(aes)" / "ctr(aes)" and take the
+# highest priority; eip93 offers a mode only where its driver binds).
+for c in $CIPHERS; do
+  m=$(echo "$c" | sed 's/^aes-[0-9]*-//')
+  grep -q "^driver *: $m(aes-eip93)\$" /proc/crypto ||
+    die "the simulated driver registers no $m(aes-eip93): $c cannot reach it (test/kmod)"
+done
+
 # The provider's gate on each backend, before the timing model is set (the
 # gate's probe and self-test requests do not matter, but keep them out of
 # the model's sum).
