@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Guest script (busybox sh): the peers side by side in one boot (issue 32,
-# item 7).  AES-128-CBC and AES-128-CTR, `openssl speed -elapsed` at each
-# size of PEERS_SIZES, for every row that this guest has:
+# Guest script (busybox sh): the peers side by side in one boot (the
+# CBC/CTR provider against the engines it replaces).  AES-128-CBC and
+# AES-128-CTR, `openssl speed -elapsed` at each size of PEERS_SIZES, for
+# every row that this guest has:
 #
 #   sw_b         software: the build's openssl (/usr/bin/openssl), default provider
 #   afalg_b      OpenSSL's afalg engine of that openssl (its ENGINESDIR/afalg.so;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# The peers side by side in one guest run (issue 32, item 7; test/peers/peers.sh):
+# The peers side by side in one guest run (test/peers/peers.sh):
 # software, OpenSSL's afalg and devcrypto engines and eip93 over AF_ALG and
 # /dev/crypto, AES-128-CBC and AES-128-CTR through `openssl speed -elapsed`,
 # on the simulated EIP93 driver with its timing model set from published
