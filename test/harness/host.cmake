@@ -9,8 +9,10 @@
 #                     real driver's two bugs modelled and the engine window
 #                     opened to 16 bytes: every vector's result right, and
 #                     eip93 must count engine messages
-#   skc_vectors_fake  (skc-vectors.cmake) the large AES-CBC and AES-CTR
-#                     vectors the same way, at the default window
+#   skc_vectors_fake  (skc-vectors-host.sh) the large AES-CTR and AES-CBC
+#                     vectors of test/data/vectors through eip93-stanza the
+#                     same way, at the default window: every eligible
+#                     direction an engine message, no other one
 # Included by test/CMakeLists.txt whether or not guest tests are on.
 include(${CMAKE_CURRENT_LIST_DIR}/program.cmake)   # eip93-cavp, eip93-stanza
 set(EIP93_CAVP_DIR "/usr/lib/python3/dist-packages/cryptography_vectors/ciphers/AES/GCM"
@@ -55,4 +57,15 @@ else()
   message(WARNING "harness: ${EIP93_CAVP_DIR}, ${EIP93_CAVP_CBC_DIR} or ${EIP93_CAVP_CTR_DIR} "
           "lacks the CAVP files (apt-get install python3-cryptography-vectors): "
           "cavp_self_check and cavp_skc_fake not registered")
+endif()
+
+find_program(HARNESS_XZ xz)
+if(HARNESS_XZ)
+  harness_fake_cnf(HARNESS_CNF harness-fake)
+  add_test(NAME skc_vectors_fake COMMAND ${CMAKE_CURRENT_LIST_DIR}/skc-vectors-host.sh
+           $<TARGET_FILE:eip93-stanza> ${PROJECT_SOURCE_DIR}/test/data/vectors)
+  set_tests_properties(skc_vectors_fake PROPERTIES LABELS "host;harness"
+    ENVIRONMENT "${HARNESS_FAKE_ENV};OPENSSL_CONF=${HARNESS_CNF}")
+else()
+  message(WARNING "harness: no xz (apt-get install xz-utils): skc_vectors_fake not registered")
 endif()

@@ -23,6 +23,9 @@ pkg_check_modules(HARNESS_KCAPI REQUIRED IMPORTED_TARGET libkcapi)
 add_executable(eip93-vecgen ${HARNESS_DIR}/vecgen.c)
 eip93_target_flags(eip93-vecgen)
 target_link_libraries(eip93-vecgen PRIVATE PkgConfig::HARNESS_KCAPI)
+add_executable(eip93-vecgen-skc ${HARNESS_DIR}/vecgen_skc.c)
+eip93_target_flags(eip93-vecgen-skc)
+target_link_libraries(eip93-vecgen-skc PRIVATE PkgConfig::HARNESS_KCAPI)
 
 include(${HARNESS_DIR}/program.cmake)   # eip93-stanza, eip93-cavp
 
