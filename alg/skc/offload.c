@@ -115,7 +115,8 @@ static int requests(struct skc_ctx *ctx, const unsigned char *iv, const unsigned
 	int r;
 
 	if (!ctx->cbc && eip93_skc_split_ctr()) {
-		low = (uint64_t)iv[12] << 24 | (uint64_t)iv[13] << 16 | (uint64_t)iv[14] << 8 | iv[15];
+		low = (uint64_t)iv[12] << 24 | (uint64_t)iv[13] << 16 | (uint64_t)iv[14] << 8 |
+		      iv[15];
 		if (((uint64_t)1 << 32) - low < len / BLK)
 			first = (((uint64_t)1 << 32) - low) * BLK;
 	}
@@ -286,7 +287,7 @@ int eip93_skc_data(struct skc_ctx *ctx, int oneshot, unsigned char *out, size_t 
 	if (m.iv_usable && ctx->sh.stale &&
 	    (len < lim->min_size || len > lim->max_size || !ask_iv(ctx)))
 		m.iv_usable = 0;
-	m.enc = 1; /* no tag */
+	m.enc = 1;		     /* no tag */
 	m.ivlen = EIP93_ROUTE_IVLEN; /* the IV's length is the shadow's question here */
 	m.len = len;
 	m.room = outsize >= len;

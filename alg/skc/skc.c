@@ -32,8 +32,8 @@ void *eip93_skc_newctx(void *provctx, int cbc, size_t ks)
 	ctx->sh.known = 1;
 	ctx->sh.pad = 1;
 	eip93_engine_key_init(&ctx->dek);
-	if (!eip93_cctx_init(&ctx->base, provctx, cbc ? &eip93_cipher_aes_cbc : &eip93_cipher_aes_ctr,
-			     ks)) {
+	if (!eip93_cctx_init(&ctx->base, provctx,
+			     cbc ? &eip93_cipher_aes_cbc : &eip93_cipher_aes_ctr, ks)) {
 		eip93_cctx_free(&ctx->base);
 		OPENSSL_free(ctx);
 		return NULL;

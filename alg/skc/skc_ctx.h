@@ -45,8 +45,8 @@ struct skc_ctx {
 	struct eip93_skc_shadow sh;
 	/* AES-CBC: the key's decryption transform (base.key.ek encrypts); kat.c. */
 	struct eip93_engine_key dek;
-	int split_dir;		/* decryptions on @dek (the direction workaround) */
-	int engine_msg;		/* the message under way went to the engine (offload.c) */
+	int split_dir;	/* decryptions on @dek (the direction workaround) */
+	int engine_msg; /* the message under way went to the engine (offload.c) */
 };
 
 static inline struct skc_ctx *skc_of(struct eip93_cctx *c)

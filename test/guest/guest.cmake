@@ -34,6 +34,11 @@ add_executable(eip93-afalg-check guest/selftest/afalg_check.c)
 eip93_target_flags(eip93-afalg-check)
 target_link_libraries(eip93-afalg-check PRIVATE PkgConfig::LIBCRYPTO)
 
+# The simulated driver's CBC and ECB algorithms and modelled driver bugs
+# against the kernel's generic templates (sim-modes.sh), AF_ALG alone.
+add_executable(eip93-sim-modes-check guest/sim-modes/modes_check.c guest/sim-modes/modes_bugs.c)
+eip93_target_flags(eip93-sim-modes-check)
+
 find_program(OPENSSL_CLI openssl REQUIRED)
 
 # What every guest gets: both builds of the provider, the openssl command,
@@ -94,6 +99,8 @@ endif()
 
 eip93_guest_test(selftest ${GUEST_DIR}/selftest.sh
   --add $<TARGET_FILE:eip93-afalg-check>:/usr/bin/eip93-afalg-check)
+eip93_guest_test(sim_modes ${GUEST_DIR}/sim-modes.sh
+  --add $<TARGET_FILE:eip93-sim-modes-check>:/usr/bin/eip93-sim-modes-check)
 eip93_guest_test(gate ${GUEST_DIR}/gate.sh)
 eip93_guest_test(fips ${GUEST_DIR}/fips.sh --cmdline fips=1)
 if(TARGET eip93-diff)

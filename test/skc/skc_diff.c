@@ -32,7 +32,7 @@
 #define MAX_OPS 24
 
 static uint64_t rs;
-static char info[160]; /* the operation under way, for a divergence */
+static char info[160];	/* the operation under way, for a divergence */
 static char hist[4096]; /* the case's operations so far */
 
 static void note(const char *what)
@@ -72,7 +72,8 @@ static void diverge(unsigned long n, int op, const char *what)
 {
 	divergences++;
 	if (divergences <= 20)
-		printf("DIVERGENCE case %lu op %d: %s (%s)\n  after: %s\n", n, op, what, info, hist);
+		printf("DIVERGENCE case %lu op %d: %s (%s)\n  after: %s\n", n, op, what, info,
+		       hist);
 }
 
 /* The last error's reason (0: none), and the queue cleared. */
@@ -165,11 +166,13 @@ static int step(unsigned long n, int op, struct side *s, const EVP_CIPHER *const
 			*pp++ = OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num);
 		*pp = OSSL_PARAM_construct_end();
 		snprintf(info, sizeof(info), "init%d what %d pad %s num %s", *enc, what,
-			 p[0].key != NULL && strcmp(p[0].key, "padding") == 0 ? (pad ? "1" : "0") : "-",
+			 p[0].key != NULL && strcmp(p[0].key, "padding") == 0 ? (pad ? "1" : "0")
+									      : "-",
 			 p[0].key != NULL && strcmp(p[0].key, "num") == 0 ? "set" : "-");
 		note(info);
 		for (int i = 0; i < 2; i++) {
-			r[i] = EVP_CipherInit_ex2(s[i].c, ciph[i], what == 1 || what == 3 ? NULL : key,
+			r[i] = EVP_CipherInit_ex2(s[i].c, ciph[i],
+						  what == 1 || what == 3 ? NULL : key,
 						  what == 2 || what == 3 ? NULL : iv, *enc, p);
 			e[i] = reason();
 		}
@@ -209,8 +212,10 @@ static int step(unsigned long n, int op, struct side *s, const EVP_CIPHER *const
 	/* CBC's EVP_Cipher of a partial block reads the whole block: the same bytes past @len. */
 	memcpy(in[1], in[0], len + 16);
 	snprintf(info, sizeof(info), "%s %s len %zu enc %d %s", cbc ? "cbc" : "ctr",
-		 kind == 6 ? "final" : kind == 7 ? "cipher" : "update", len, *enc,
-		 inplace ? "in place" : "out of place");
+		 kind == 6   ? "final"
+		 : kind == 7 ? "cipher"
+			     : "update",
+		 len, *enc, inplace ? "in place" : "out of place");
 	note(info);
 	for (int i = 0; i < 2; i++) {
 		if (kind == 6) {
@@ -226,7 +231,10 @@ static int step(unsigned long n, int op, struct side *s, const EVP_CIPHER *const
 		diverge(n, op, kind == 6 ? "final" : kind == 7 ? "EVP_Cipher" : "update");
 		return 0;
 	}
-	if (r[0] > 0 && memcmp(out[0], out[1], kind == 7 ? len : l[0] > 0 ? (size_t)l[0] : 0) != 0) {
+	if (r[0] > 0 && memcmp(out[0], out[1],
+			       kind == 7  ? len
+			       : l[0] > 0 ? (size_t)l[0]
+					  : 0) != 0) {
 		diverge(n, op, "output bytes");
 		return 0;
 	}
@@ -236,7 +244,7 @@ static int step(unsigned long n, int op, struct side *s, const EVP_CIPHER *const
 static int one_case(unsigned long n, OSSL_LIB_CTX *lib)
 {
 	static const char *const names[2][3] = { { "AES-128-CTR", "AES-192-CTR", "AES-256-CTR" },
-						  { "AES-128-CBC", "AES-192-CBC", "AES-256-CBC" } };
+						 { "AES-128-CBC", "AES-192-CBC", "AES-256-CBC" } };
 	int cbc = (int)below(2), ks = (int)below(3), enc = (int)below(2), ok = 1;
 	size_t keylen = 16 + 8 * (size_t)ks;
 	unsigned char key[32], iv[16];
@@ -326,7 +334,7 @@ int main(int argc, char **argv)
 	if (divergences != 0 || engine < min_engine || faults > max_faults || faults < min_faults) {
 		printf("FAIL%s%s%s\n", divergences ? ": divergences" : "",
 		       engine < min_engine ? ": too few engine messages" : "",
-		       faults > max_faults	 ? ": engine faults counted"
+		       faults > max_faults   ? ": engine faults counted"
 		       : faults < min_faults ? ": too few engine faults"
 					     : "");
 		return 1;
