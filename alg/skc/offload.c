@@ -60,6 +60,11 @@ static int ask_iv(struct skc_ctx *ctx)
 	return ok;
 }
 
+int eip93_skc_iv_now(struct skc_ctx *ctx)
+{
+	return !ctx->sh.stale || ask_iv(ctx);
+}
+
 void eip93_skc_followed(struct skc_ctx *ctx, int oneshot, int ok, const unsigned char *in,
 			size_t inl)
 {
@@ -133,12 +138,23 @@ static int requests(struct skc_ctx *ctx, const unsigned char *iv, const unsigned
 	return r;
 }
 
+int eip93_skc_run(struct skc_ctx *ctx, const unsigned char *src, unsigned char *dst, size_t len)
+{
+	struct eip93_engine_pages pg = { 0 };
+	int r = requests(ctx, ctx->sh.iv, src, dst, len, &pg);
+
+	if (r == 0)
+		r = eip93_skc_check(&ctx->base, ctx->cbc, ctx->sh.enc, ctx->sh.iv, &pg, src, dst,
+				    len);
+	return r == -EBADMSG ? EIP93_ENGINE_WRONG : r;
+}
+
 /*
  * The delegate where software alone would be after the engine's @len bytes:
  * an init (same direction, no key) with the IV @next, and the block @hold
  * fed to it to hold back (CBC decryption with padding; NULL: none).
  */
-static int sync_delegate(struct skc_ctx *ctx, const unsigned char *next, const unsigned char *hold)
+int eip93_skc_sync(struct skc_ctx *ctx, const unsigned char *next, const unsigned char *hold)
 {
 	const struct eip93_sw_impl *sw = ctx->base.sw;
 	struct eip93_skc_shadow *sh = &ctx->sh;
@@ -176,7 +192,6 @@ static int skc_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len
 {
 	struct skc_ctx *ctx = skc_of(c);
 	struct eip93_skc_shadow *sh = &ctx->sh;
-	struct eip93_engine_pages pg = { 0 };
 	size_t held = ctx->cbc && !io->oneshot ? cbc_bufsz(sh) : 0, total = held + io->inl;
 	int keep = ctx->cbc && !io->oneshot && !sh->enc && sh->pad; /* the last block stays */
 	const unsigned char *src = io->in, *next;
@@ -193,12 +208,7 @@ static int skc_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len
 	}
 	dst = held != 0 ? buf + total : buf;
 	memcpy(dst, src, len);
-	r = requests(ctx, sh->iv, src, dst, len, &pg);
-	if (r == 0) {
-		r = eip93_skc_check(c, ctx->cbc, sh->enc, sh->iv, &pg, src, dst, len);
-		if (r == -EBADMSG)
-			r = EIP93_ENGINE_WRONG;
-	}
+	r = eip93_skc_run(ctx, src, dst, len);
 	if (r != 0) {
 		eip93_cctx_release(c, 1);
 		return r;
@@ -208,12 +218,12 @@ static int skc_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len
 
 		memcpy(ctr, sh->iv, BLK);
 		ctr_add(ctr, len / BLK);
-		r = sync_delegate(ctx, ctr, NULL);
+		r = eip93_skc_sync(ctx, ctr, NULL);
 		OPENSSL_cleanse(ctr, sizeof(ctr));
 	} else {
 		/* The chain: the last ciphertext block the engine read or wrote. */
 		next = sh->enc ? dst + len - BLK : src + len - BLK;
-		r = sync_delegate(ctx, next, keep ? src + len : NULL);
+		r = eip93_skc_sync(ctx, next, keep ? src + len : NULL);
 	}
 	if (r) {
 		memcpy(io->out, dst, len);

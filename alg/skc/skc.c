@@ -49,6 +49,7 @@ void eip93_skc_freectx(void *vctx)
 		return;
 	eip93_key_forget(&ctx->base);
 	eip93_cctx_free(&ctx->base);
+	eip93_skc_tls_forget(ctx);
 	OPENSSL_clear_free(ctx, sizeof(*ctx));
 }
 
@@ -65,6 +66,15 @@ void *eip93_skc_dupctx(void *vctx)
 		return NULL;
 	dst->cbc = src->cbc;
 	dst->sh = src->sh;
+	if (src->mac_ours && src->maclen > 0) { /* the last record's MAC, its own copy */
+		dst->mac = OPENSSL_memdup(src->mac, src->maclen);
+		if (dst->mac == NULL) {
+			OPENSSL_free(dst);
+			return NULL;
+		}
+		dst->maclen = src->maclen;
+	}
+	dst->mac_ours = src->mac_ours;
 	eip93_engine_key_init(&dst->dek);
 	if (!eip93_cctx_dup(&dst->base, &src->base)) {
 		eip93_cctx_free(&dst->base);
@@ -91,10 +101,14 @@ static void follow_params(struct skc_ctx *ctx, const OSSL_PARAM params[])
 		eip93_skc_reset(sh, v); /* CTR's position in its block (CBC keeps it unused) */
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION);
 	if (p != NULL && OSSL_PARAM_get_uint(p, &v)) {
-		sh->tls = v > 0; /* records: their state is not followed (until the next IV) */
+		sh->tls = v > 0; /* records: the buffer is not followed (until the next IV) */
+		sh->tlsver = v;
 		if (sh->tls)
 			sh->known = 0;
 	}
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE);
+	if (p != NULL)
+		(void)OSSL_PARAM_get_size_t(p, &sh->tlsmacsize);
 }
 
 static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size_t keylen,
@@ -160,6 +174,8 @@ int eip93_skc_update(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 	struct skc_ctx *ctx = vctx;
 	int ok;
 
+	if (ctx->sh.tls && inl > 0)
+		return eip93_skc_tls_record(ctx, out, outl, outsize, in, inl);
 	if (in != NULL && out != NULL && inl > 0)
 		return eip93_skc_data(ctx, 0, out, outl, outsize, in, inl);
 	ok = ctx->base.sw->update(ctx->base.swctx, out, outl, outsize, in, inl);
@@ -202,7 +218,8 @@ int eip93_skc_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	struct skc_ctx *ctx = vctx;
 	OSSL_PARAM *p;
 
-	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params))
+	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params) ||
+	    !eip93_skc_tls_mac(ctx, params))
 		return 0;
 	/* The delegate's original IV is an engine message's last: the original is ours. */
 	if (ctx->sh.oiv_stale && (p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&

@@ -11,7 +11,7 @@
  * code, output length and bytes, parameters, the error's reason.
  *
  * Usage: eip93-skc-diff [--cases N] [--seed S] [--min-engine N]
- *                       [--max-faults N] [--min-faults N]
+ *                       [--max-faults N] [--min-faults N] [--tls-only 1]
  * The provider's counters are printed at the end; --min-engine asks for at
  * least N engine messages (so a run that never reached the engine fails),
  * --max-faults / --min-faults bound the wrong engine results counted.
@@ -32,6 +32,7 @@
 #define MAX_OPS 24
 
 static uint64_t rs;
+static int tls_only;	/* --tls-only 1: TLS 1.2 sessions only */
 static char info[160];	/* the operation under way, for a divergence */
 static char hist[4096]; /* the case's operations so far */
 
@@ -241,11 +242,115 @@ static int step(unsigned long n, int op, struct side *s, const EVP_CIPHER *const
 	return 1;
 }
 
+/* The MAC libssl reads after a record (tls-mac), into @mac; its length, or -1 on failure. */
+static long tls_mac(EVP_CIPHER_CTX *c, unsigned char *mac)
+{
+	void *ptr = NULL;
+	OSSL_PARAM q[2] = { OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, &ptr, 0),
+			    OSSL_PARAM_construct_end() };
+
+	if (!EVP_CIPHER_CTX_get_params(c, q))
+		return -1;
+	if (ptr != NULL && q[0].return_size <= 64)
+		memcpy(mac, ptr, q[0].return_size);
+	return ptr == NULL ? 0 : (long)q[0].return_size;
+}
+
+/*
+ * A TLS 1.2 session on one side pair: tls-version and tls-mac-size (0:
+ * encrypt-then-MAC) at the init, then records in place as libssl sends them
+ * (explicit IV || data || MAC, padded by the cipher) or receives them (valid
+ * ones made with the chain both sides hold, or random blocks: bad padding).
+ */
+static int tls_case(unsigned long n, OSSL_LIB_CTX *lib, const EVP_CIPHER *const ciph[2],
+		    const char *name, unsigned char *key)
+{
+	static const size_t macs[] = { 0, 20, 32, 48 };
+	unsigned int ver = 0x0303;
+	size_t macsize = macs[below(4)];
+	int enc = (int)below(2), ok = 1;
+	OSSL_PARAM p[3] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
+			    OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &macsize),
+			    OSSL_PARAM_construct_end() };
+	EVP_CIPHER *plain = EVP_CIPHER_fetch(lib, name, "provider=default");
+	EVP_CIPHER_CTX *c[2], *mk = EVP_CIPHER_CTX_new();
+	unsigned char iv[16], *b[2], mac[2][64];
+
+	fill(iv, sizeof(iv));
+	snprintf(hist, sizeof(hist), "%s TLS 1.2 %s mac %zu; ", name, enc ? "send" : "receive",
+		 macsize);
+	for (int i = 0; i < 2; i++) {
+		c[i] = EVP_CIPHER_CTX_new();
+		b[i] = malloc(BUF);
+		if (c[i] == NULL || b[i] == NULL ||
+		    !EVP_CipherInit_ex2(c[i], ciph[i], key, iv, enc, p)) {
+			printf("FAIL: TLS setup\n");
+			exit(1);
+		}
+	}
+	for (int rec = 0; ok && rec < 8; rec++) {
+		size_t dlen = below(3) == 0 ? below(300) : 4000 + below(12400);
+		size_t len = 16 + dlen + macsize, pad = 16 - len % 16;
+		int r[2], l[2] = { -1, -1 }, valid = enc || below(3) != 0, got;
+		unsigned long e[2];
+		long ml[2];
+
+		fill(b[0], len + pad);
+		if (!enc) {
+			if (valid) { /* padded, then encrypted from the chain both sides hold */
+				unsigned char chain[16];
+				OSSL_PARAM q[2] = { OSSL_PARAM_construct_octet_string(
+							    OSSL_CIPHER_PARAM_UPDATED_IV, chain,
+							    16),
+						    OSSL_PARAM_construct_end() };
+
+				memset(b[0] + len, (int)(pad - 1), pad);
+				if (!EVP_CIPHER_CTX_get_params(c[1], q) ||
+				    !EVP_CipherInit_ex2(mk, plain, key, chain, 1, NULL) ||
+				    !EVP_CIPHER_CTX_set_padding(mk, 0) ||
+				    !EVP_CipherUpdate(mk, b[0], &got, b[0], (int)(len + pad))) {
+					printf("FAIL: making a record\n");
+					exit(1);
+				}
+			}
+			len += pad;
+		}
+		memcpy(b[1], b[0], len + 16);
+		snprintf(info, sizeof(info), "record %d len %zu %s", rec, len,
+			 valid ? "valid" : "random");
+		note(info);
+		for (int i = 0; i < 2; i++) {
+			r[i] = EVP_CipherUpdate(c[i], b[i], &l[i], b[i], (int)len);
+			e[i] = reason();
+			ml[i] = tls_mac(c[i], mac[i]);
+		}
+		if (r[0] != r[1] || e[0] != e[1] || (r[0] && l[0] != l[1])) {
+			diverge(n, rec, "record");
+			ok = 0;
+		} else if (r[0] && memcmp(b[0], b[1], enc ? (size_t)l[0] : len) != 0) {
+			diverge(n, rec, "record bytes");
+			ok = 0;
+		} else if (!enc && r[0] &&
+			   (ml[0] != ml[1] ||
+			    (valid && ml[0] > 0 && memcmp(mac[0], mac[1], (size_t)ml[0]) != 0))) {
+			diverge(n, rec, "tls-mac");
+			ok = 0;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		EVP_CIPHER_CTX_free(c[i]);
+		free(b[i]);
+	}
+	EVP_CIPHER_CTX_free(mk);
+	EVP_CIPHER_free(plain);
+	return ok;
+}
+
 static int one_case(unsigned long n, OSSL_LIB_CTX *lib)
 {
 	static const char *const names[2][3] = { { "AES-128-CTR", "AES-192-CTR", "AES-256-CTR" },
 						 { "AES-128-CBC", "AES-192-CBC", "AES-256-CBC" } };
-	int cbc = (int)below(2), ks = (int)below(3), enc = (int)below(2), ok = 1;
+	int cbc = tls_only || (int)below(2), ks = (int)below(3), enc = (int)below(2), ok = 1;
 	size_t keylen = 16 + 8 * (size_t)ks;
 	unsigned char key[32], iv[16];
 	EVP_CIPHER *ciph[2];
@@ -259,6 +364,12 @@ static int one_case(unsigned long n, OSSL_LIB_CTX *lib)
 	}
 	fill(key, sizeof(key));
 	pick_iv(iv);
+	if (cbc && (tls_only || below(4) == 0)) {
+		ok = tls_case(n, lib, (const EVP_CIPHER *const *)ciph, names[cbc][ks], key);
+		EVP_CIPHER_free(ciph[0]);
+		EVP_CIPHER_free(ciph[1]);
+		return ok;
+	}
 	snprintf(hist, sizeof(hist), "%s enc %d; ", names[cbc][ks], enc);
 	for (int i = 0; i < 2; i++) {
 		s[i].c = EVP_CIPHER_CTX_new();
@@ -310,6 +421,8 @@ int main(int argc, char **argv)
 			max_faults = v;
 		else if (strcmp(argv[i], "--min-faults") == 0)
 			min_faults = v;
+		else if (strcmp(argv[i], "--tls-only") == 0)
+			tls_only = v != 0;
 	}
 	rs = seed * 0x9e3779b97f4a7c15ULL | 1;
 	e = OSSL_PROVIDER_load(lib, "eip93");
