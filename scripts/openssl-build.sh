@@ -20,7 +20,7 @@
 #                                  (enable-devcryptoeng: OpenWrt's
 #                                  libopenssl-devcrypto), for test/peers
 #                   bin/evp_test   evp_test of that tree (rpath to prefix/lib)
-#   both            data/          evpciph_aes_common.txt, evpmac_common.txt
+#   both            data/          the evp_test data files of evp_data (below)
 #                   VERSION        the Debian version built
 #                   RECIPE         what <recipe> stands for: the Configure
 #                                  options, the targets, the patch and headers
@@ -104,6 +104,33 @@ recipe=r$(printf '%s' "$recipe_text" | sha256sum | cut -c1-12)
 
 exec 9>"$root/.lock"
 flock 9
+
+# The evp_test data files the harness reads (test/harness/evp.sh), copied
+# from the source's test/recipes/30-test_evp_data/ into data/.  A complete
+# build made before a file joined this list gets it here from its version's
+# source, without a rebuild.
+evp_data=(evpciph_aes_common.txt evpciph_aes_cts.txt evpmac_common.txt evpkdf_krb5.txt)
+stale=()
+for d in "$root"/*/ "$root"/*/*/; do
+    [[ -f "$d.complete" && ! -L "${d%/}" ]] || continue
+    for f in "${evp_data[@]}"; do
+        [[ -f "$d/data/$f" ]] || { stale+=("${d%/}"); break; }
+    done
+done
+if [[ ${#stale[@]} -gt 0 ]]; then
+    data_work="$root/.data-work"
+    rm -rf "$data_work"
+    if data_src=$("$here/openssl-src.sh" "$suite" "$data_work" | tail -n 1); then
+        for d in "${stale[@]}"; do
+            [[ "$(cat "$d/VERSION")" == "$(cat "$data_src/.debian-version")" ]] || continue
+            cp "${evp_data[@]/#/$data_src/test/recipes/30-test_evp_data/}" "$d/data/"
+            echo "$me: $d/data: the evp_test data files of evp_data copied" >&2
+        done
+    else
+        echo "$me: warning: cannot fetch the $suite source for the data files of ${stale[*]}" >&2
+    fi
+    rm -rf "$data_work"
+fi
 
 complete() { [[ -f "$1/.complete" ]]; }
 
@@ -200,8 +227,7 @@ case "$series" in
     ;;
 esac
 cp test/evp_test "$dest/bin/evp_test"
-cp test/recipes/30-test_evp_data/evpciph_aes_common.txt \
-    test/recipes/30-test_evp_data/evpmac_common.txt "$dest/data/"
+cp "${evp_data[@]/#/test/recipes/30-test_evp_data/}" "$dest/data/"
 echo "$version" >"$dest/VERSION"
 cd "$root"
 rm -rf "$work"
