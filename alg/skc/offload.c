@@ -32,16 +32,13 @@ void eip93_skc_reset(struct eip93_skc_shadow *sh, unsigned int num)
 {
 	sh->fed = 0;
 	sh->num0 = num;
+	sh->bufsz = 0;
 }
 
-/* CBC: the bytes the delegate buffers after its updates took sh->fed. */
+/* CBC: the bytes the delegate buffers. */
 static size_t cbc_bufsz(const struct eip93_skc_shadow *sh)
 {
-	size_t r = sh->fed % BLK;
-
-	if (sh->fed == 0)
-		return 0;
-	return r == 0 && !sh->enc && sh->pad ? BLK : r;
+	return sh->bufsz;
 }
 
 /* The delegate's running IV into the shadow (the lazy half of following it); 1 or 0. */
@@ -83,6 +80,13 @@ void eip93_skc_followed(struct skc_ctx *ctx, int oneshot, int ok, const unsigned
 	sh->fed += inl;
 	if (!ctx->cbc)
 		return;
+	/*
+	 * ossl_cipher_generic_block_update(): whole blocks go through, the rest
+	 * is buffered; decrypting with padding, a last whole block is held back.
+	 */
+	k = (sh->bufsz + inl) % BLK;
+	sh->bufsz = k != 0 ? k : !sh->enc && sh->pad ? BLK : 0;
+	k = inl < BLK ? inl : BLK;
 	memmove(sh->tail, sh->tail + k, BLK - k);
 	memcpy(sh->tail + BLK - k, in, k);
 }
@@ -175,6 +179,15 @@ int eip93_skc_sync(struct skc_ctx *ctx, const unsigned char *next, const unsigne
 	if (hold != NULL) {
 		memcpy(sh->tail, hold, BLK);
 		sh->fed = BLK;
+		sh->bufsz = BLK;
+	}
+	if (ok && ctx->cbc && sh->cbcnum != 0) { /* the init reset the num it keeps */
+		OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &sh->cbcnum),
+				    OSSL_PARAM_construct_end() };
+
+		ERR_set_mark();
+		ok = sw->set_ctx_params(ctx->base.swctx, p);
+		ERR_pop_to_mark();
 	}
 	if (!ok)
 		sh->known = 0;
@@ -276,6 +289,8 @@ static int continuable(struct skc_ctx *ctx, int oneshot, size_t inl, size_t *len
 	if (!ctx->cbc)
 		return (sh->num0 + sh->fed) % BLK == 0;
 	*held = cbc_bufsz(sh);
+	if (sh->enc != sh->key_enc) /* the delegate's key schedule is the other direction's */
+		return 0;
 	if (oneshot || sh->enc || !sh->pad) /* EVP_Cipher too: the sync empties the buffer */
 		return *held == 0;
 	/* Decrypting with padding: the delegate holds the last block back. */

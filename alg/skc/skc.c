@@ -84,31 +84,63 @@ void *eip93_skc_dupctx(void *vctx)
 	return dst;
 }
 
-/* The parameters the delegate accepted, as they change its state (the first of each key). */
+/*
+ * The parameters the delegate took, as they change its state (the first of
+ * each key), in the order it applies them (padding, TLS version, MAC size,
+ * num: ossl_cipher_generic_set_ctx_params()), stopping where it stops: at
+ * the first it cannot read or refuses, after the ones before it took.
+ */
 static void follow_params(struct skc_ctx *ctx, const OSSL_PARAM params[])
 {
 	struct eip93_skc_shadow *sh = &ctx->sh;
 	const OSSL_PARAM *p;
 	unsigned int v;
+	size_t sz;
 
 	if (params == NULL)
 		return;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING);
-	if (p != NULL && OSSL_PARAM_get_uint(p, &v))
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_uint(p, &v))
+			return;
 		sh->pad = v != 0;
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM);
-	if (p != NULL && OSSL_PARAM_get_uint(p, &v) && !ctx->cbc)
-		eip93_skc_reset(sh, v); /* CTR's position in its block (CBC keeps it unused) */
+	}
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION);
-	if (p != NULL && OSSL_PARAM_get_uint(p, &v)) {
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_uint(p, &v))
+			return;
 		sh->tls = v > 0; /* records: the buffer is not followed (until the next IV) */
 		sh->tlsver = v;
 		if (sh->tls)
 			sh->known = 0;
 	}
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE);
-	if (p != NULL)
-		(void)OSSL_PARAM_get_size_t(p, &sh->tlsmacsize);
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_size_t(p, &sz))
+			return;
+		sh->tlsmacsize = sz;
+	}
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM);
+	if (p != NULL && OSSL_PARAM_get_uint(p, &v) && v < (ctx->cbc ? BLK : 1u)) {
+		if (ctx->cbc)
+			sh->cbcnum = v; /* unused by CBC, but kept and answered */
+		else
+			eip93_skc_reset(sh, v); /* CTR's position in its block */
+	}
+}
+
+/* The delegate's key length (its cipher's), for a failed init's post-mortem; 0 if unknown. */
+static size_t delegate_keylen(struct skc_ctx *ctx)
+{
+	size_t n = 0;
+	OSSL_PARAM p[2] = { OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &n),
+			    OSSL_PARAM_construct_end() };
+
+	ERR_set_mark();
+	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, p))
+		n = 0;
+	ERR_pop_to_mark();
+	return n;
 }
 
 static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size_t keylen,
@@ -116,7 +148,7 @@ static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size
 {
 	const struct eip93_sw_impl *sw = ctx->base.sw;
 	struct eip93_skc_shadow *sh = &ctx->sh;
-	int ok;
+	int ok, iv_ok, key_ok;
 
 	/*
 	 * CBC without an IV starts again from the original IV (OpenSSL 1.1.1's
@@ -131,29 +163,38 @@ static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size
 		ok = sw->einit(ctx->base.swctx, key, keylen, iv, ivlen, params);
 	else
 		ok = sw->dinit(ctx->base.swctx, key, keylen, iv, ivlen, params);
-	sh->enc = enc; /* taken first, whatever fails after */
-	if (!ok) {
-		sh->known = 0;
-		if (key != NULL)
-			eip93_key_forget(&ctx->base);
-		return 0;
-	}
-	if (key != NULL)
-		eip93_key_take(&ctx->base, key, keylen);
-	if (iv != NULL) {
+	/*
+	 * What the delegate took, in its order (cipher_generic_init_internal()):
+	 * the direction, buffer and num reset first; the IV; the key (its
+	 * length is the cipher's); the parameters.  A failure stops it there.
+	 */
+	sh->enc = enc;
+	sh->cbcnum = 0;
+	eip93_skc_reset(sh, 0);
+	iv_ok = iv == NULL || ivlen == BLK;
+	key_ok = iv_ok && (key == NULL || ok || keylen == delegate_keylen(ctx));
+	if (iv != NULL && iv_ok) {
 		memmove(sh->oiv, iv, BLK); /* may be sh->oiv itself */
 		memcpy(sh->iv, sh->oiv, BLK);
 		sh->iv_set = 1;
 		sh->oiv_stale = 0;
 		sh->stale = 0;
 		sh->known = 1;
-	} else if (ctx->cbc && sh->iv_set) {
+	} else if (iv == NULL && ctx->cbc && sh->iv_set) {
 		memcpy(sh->iv, sh->oiv, BLK);
 		sh->stale = 0;
 	}
-	eip93_skc_reset(sh, 0);
-	follow_params(ctx, params);
-	return 1;
+	if (key != NULL && key_ok) {
+		eip93_key_take(&ctx->base, key, keylen);
+		sh->key_enc = enc; /* CBC's key schedule is this direction's */
+	} else if (key != NULL) {
+		eip93_key_forget(&ctx->base);
+	}
+	if (iv_ok && key_ok)
+		follow_params(ctx, params);
+	if (!ok)
+		sh->known = 0;
+	return ok;
 }
 
 int eip93_skc_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -193,7 +234,7 @@ int eip93_skc_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
 		ctx->sh.known = 0;
 	} else if (ctx->cbc) {
 		ctx->sh.stale = 1; /* the last block went through the chain */
-		eip93_skc_reset(&ctx->sh, 0);
+		ctx->sh.bufsz = 0;
 	}
 	return ok;
 }
@@ -234,7 +275,8 @@ int eip93_skc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	struct skc_ctx *ctx = vctx;
 
 	if (!ctx->base.sw->set_ctx_params(ctx->base.swctx, params)) {
-		ctx->sh.known = 0; /* it applies them one by one: some may have taken */
+		follow_params(ctx, params); /* it applies them one by one: some took */
+		ctx->sh.known = 0;
 		return 0;
 	}
 	follow_params(ctx, params);

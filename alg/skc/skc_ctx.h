@@ -37,6 +37,9 @@ struct eip93_skc_shadow {
 	unsigned char oiv[EIP93_SKC_BLK]; /* what "iv" answers: the last IV an init set */
 	int oiv_stale;			  /* its own oiv is not @oiv (a sync re-init set it) */
 	unsigned int num0;		  /* CTR: its num at the last reset */
+	unsigned int cbcnum;		  /* CBC: the num a parameter set (kept, unused) */
+	int key_enc;			  /* CBC: the direction its key schedule was made for */
+	size_t bufsz;			  /* CBC: the bytes it buffers */
 	size_t fed;			  /* bytes its updates (CTR: and ciphers) took since then */
 	unsigned char tail[EIP93_SKC_BLK]; /* CBC: the last 16 bytes its updates took */
 };
