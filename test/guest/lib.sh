@@ -171,7 +171,8 @@ diff_run() {
 # through ROAD (af_alg or cryptodev: the backend the gate must have bound):
 # 0 divergences, at least SKC_MIN_ENGINE (50) engine messages, no engine
 # fault counted (the driver's bugs worked around), the driver's counter
-# moved.  Prints SKC-ROW|road|mode|quirks|cases|engine messages|faults|ops.
+# moved.  Prints SKC-ROW|road|mode|quirks|cases|engine messages|faults|ops;
+# sets skc_ops (the driver's ops during the run).
 skc_run() {
   _sr_road=$1 _sr_mode=$2 _sr_cases=$3
   shift 3
@@ -203,6 +204,7 @@ _skc() {
   fi
   _sk_rc=$?
   _sk_d=$(($(ops) - _sk_before))
+  skc_ops=$_sk_d
   grep -v '^  after:' /tmp/skc.out | head -n 30
   _sk_sum=$(grep '^cases=' /tmp/skc.out)
   _sk_msgs=$(echo "$_sk_sum" | sed -n 's/.*engine-messages=\([0-9]*\).*/\1/p')
