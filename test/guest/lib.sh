@@ -99,7 +99,7 @@ tls_send() {
 
 # sshd_setup: Debian's sshd configured (not started) for root on
 # 127.0.0.1:2222 with fresh ed25519 keys (the client's /root/.ssh/id_ed25519),
-# the AES-GCM ciphers alone and /run/sshd.pid.
+# the AES-GCM and AES-CTR ciphers alone and /run/sshd.pid.
 sshd_setup() {
   grep -q '^sshd:' /etc/passwd || echo 'sshd:x:100:65534:sshd:/run/sshd:/bin/false' >>/etc/passwd
   mkdir -p /run/sshd /etc/ssh /root/.ssh /var/empty
@@ -111,7 +111,8 @@ sshd_setup() {
   printf '%s\n' 'Port 2222' 'ListenAddress 127.0.0.1' 'HostKey /etc/ssh/ssh_host_ed25519_key' \
     'PermitRootLogin yes' 'PubkeyAuthentication yes' 'PasswordAuthentication no' \
     'KbdInteractiveAuthentication no' 'UsePAM no' 'StrictModes no' \
-    'Ciphers aes128-gcm@openssh.com,aes256-gcm@openssh.com' 'Subsystem sftp internal-sftp' \
+    'Ciphers aes128-gcm@openssh.com,aes256-gcm@openssh.com,aes128-ctr,aes256-ctr' \
+    'Subsystem sftp internal-sftp' \
     'PidFile /run/sshd.pid' >/etc/ssh/sshd_config
 }
 
