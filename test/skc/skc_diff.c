@@ -324,6 +324,11 @@ static int tls_case(unsigned long n, OSSL_LIB_CTX *lib, const EVP_CIPHER *const 
 					printf("FAIL: making a record\n");
 					exit(1);
 				}
+				/*
+				 * 3.5's default provider tries the updated IV as an octet
+				 * pointer first and leaves that error queued: not the call's.
+				 */
+				ERR_clear_error();
 			}
 			len += pad;
 		}
