@@ -89,8 +89,10 @@ endfunction()
 # load a sanitized module, so the other guest tests stay in the plain build).
 if(EIP93_SANITIZE)
   eip93_guest_test(differential_asan ${GUEST_DIR}/differential.sh
-    --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff --timeout 600 --mem 1024
+    --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff
+    --add $<TARGET_FILE:eip93-skc-diff>:/usr/bin/eip93-skc-diff --timeout 600 --mem 1024
     --env EIP93_DIFF_CASES=3000 --env EIP93_DIFF_KGCM_CASES=1000
+    --env SKC_CASES=200 --env SKC_BUG_CASES=150
     --env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1
     --env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
   set_tests_properties(guest_differential_asan PROPERTIES LABELS "guest;asan" TIMEOUT 660)
@@ -105,7 +107,8 @@ eip93_guest_test(gate ${GUEST_DIR}/gate.sh)
 eip93_guest_test(fips ${GUEST_DIR}/fips.sh --cmdline fips=1)
 if(TARGET eip93-diff)
   eip93_guest_test(differential ${GUEST_DIR}/differential.sh
-    --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff --timeout 360)
+    --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff
+    --add $<TARGET_FILE:eip93-skc-diff>:/usr/bin/eip93-skc-diff --timeout 360)
 endif()
 
 eip93_guest_test(demo ${GUEST_DIR}/demo.sh)
