@@ -66,7 +66,7 @@ void eip93_skc_followed(struct skc_ctx *ctx, int oneshot, int ok, const unsigned
 			size_t inl)
 {
 	struct eip93_skc_shadow *sh = &ctx->sh;
-	size_t k = inl < BLK ? inl : BLK; /* @in: the last k bytes the call took */
+	size_t k; /* the bytes of @in: the last min(@inl, 16) the call took */
 
 	if (!ok) {
 		sh->known = 0; /* a refused call may have moved some of its state */
