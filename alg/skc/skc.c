@@ -109,6 +109,12 @@ static void follow_params(struct skc_ctx *ctx, const OSSL_PARAM params[])
 	if (p != NULL) {
 		if (!OSSL_PARAM_get_uint(p, &v))
 			return;
+		/*
+		 * Records leave the delegate's CBC buffer alone, but the engine's
+		 * re-init after one empties it: only an empty one may meet the engine.
+		 */
+		if (v > 0 && !sh->tls)
+			sh->tls_buf0 = sh->known && sh->bufsz == 0;
 		sh->tls = v > 0; /* records: the buffer is not followed (until the next IV) */
 		sh->tlsver = v;
 		if (sh->tls)
@@ -170,6 +176,7 @@ static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size
 	 */
 	sh->enc = enc;
 	sh->cbcnum = 0;
+	sh->tls_buf0 = 1; /* every init empties the buffer first */
 	eip93_skc_reset(sh, 0);
 	iv_ok = iv == NULL || ivlen == BLK;
 	key_ok = iv_ok && (key == NULL || ok || keylen == delegate_keylen(ctx));

@@ -29,6 +29,7 @@ struct eip93_skc_shadow {
 	int enc;			  /* the delegate's direction (its last init's) */
 	int pad;			  /* CBC padding on (the default) */
 	int tls;			  /* tls-version set: each update is a record (tls.c) */
+	int tls_buf0;			  /* ... the delegate buffered nothing when records began */
 	unsigned int tlsver;		  /* ... that version */
 	size_t tlsmacsize;		  /* tls-mac-size: the MAC a record ends with (0: EtM) */
 	int iv_set;			  /* an init has set an IV */

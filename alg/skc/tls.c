@@ -147,6 +147,8 @@ static int record_fits(struct skc_ctx *ctx, const unsigned char *out, size_t out
 		return 0;
 	if (sh->enc != sh->key_enc) /* the delegate's key schedule is the other direction's */
 		return 0;
+	if (!sh->tls_buf0) /* the engine's re-init would drop what the delegate buffers */
+		return 0;
 	/* Decrypting: whole blocks, room for the explicit IV, the length byte and the MAC. */
 	return sh->enc || (inl % BLK == 0 && inl >= BLK + 1 + sh->tlsmacsize);
 }
