@@ -427,6 +427,9 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	return 0;
 }
 
+_Static_assert(EIP93_EMODE_CTR + EIP93_CALIB_CBC == EIP93_EMODE_CBC,
+	       "gate.skc[] is EIP93_EMODE_CTR on");
+
 /* After the bind: what a current calibration says (its window or "off"). */
 static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
@@ -453,6 +456,7 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 	g->min_size = c->min_size;
 	g->max_size = c->max_size;
 	g->window_calibrated = 1;
+	eip93_calib_mode_windows(c, in->cfg->min_size, in->cfg->max_size, g->skc);
 	g->calib_state = EIP93_GATE_CALIB_APPLIED;
 	snprintf(g->calib, sizeof(g->calib),
 		 "calibrated %.40s on %.100s (%.200s): engine for %zu-%zu bytes", c->date,
@@ -523,6 +527,7 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 	}
 	out->min_size = in->cfg->min_size;
 	out->max_size = in->cfg->max_size;
+	eip93_calib_mode_windows(NULL, in->cfg->min_size, in->cfg->max_size, out->skc);
 	if (!gate_dt(in, out) || !gate_cpu(in, out) || !gate_fips(in, out))
 		return;
 	current = calib_state(in, out);

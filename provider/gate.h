@@ -39,6 +39,8 @@ enum eip93_gate_calib {
  * @min_size: the smallest message for the engine, when enabled
  * @max_size: the largest message for the engine, when enabled
  * @window_calibrated: @min_size/@max_size come from the calibration
+ * @skc: AES-CTR's and AES-CBC's windows (enum eip93_calib_mode): the
+ *	calibration's lines when it applies, else the config's
  * @calib_state: what the calibration counted for
  * @calib: the same in words: "uncalibrated ...", "stale: ...", "calibrated ..."
  * @ghash: what the bound composition's GHASH means
@@ -53,6 +55,7 @@ struct eip93_gate {
 	size_t min_size;
 	size_t max_size;
 	int window_calibrated;
+	struct eip93_mode_window skc[EIP93_CALIB_NMODES];
 	enum eip93_gate_calib calib_state;
 	char calib[1024];
 	char ghash[160];

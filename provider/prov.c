@@ -186,9 +186,15 @@ static void gate_texts(struct eip93_prov *p)
 	char *t = p->status_text;
 	size_t cap = sizeof(p->status_text), n = (size_t)snprintf(t, cap, "%s", g->status);
 
-	if (g->enabled && n < cap)
+	if (g->enabled && n < cap) {
+		const int bound[EIP93_CALIB_NMODES] = { p->env.skc_kalg[0][0] != '\0',
+							p->env.skc_kalg[1][0] != '\0' };
+
 		n += (size_t)snprintf(t + n, cap - n, "; window %zu-%zu bytes (%s)", g->min_size,
 				      g->max_size, g->window_calibrated ? "calibration" : "config");
+		eip93_calib_windows_text(g->skc, bound, t, cap); /* AES-CTR, AES-CBC */
+		n = strlen(t);
+	}
 	if (g->ghash[0] != '\0' && n < cap)
 		n += (size_t)snprintf(t + n, cap - n, "; %s", g->ghash);
 	if (g->calib[0] != '\0' && n < cap)
@@ -274,9 +280,13 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 			p->env.engine = p->gate.row->ops;
 			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
 			/* The calibration's window, when it applies (before any cipher is offered). */
-			for (int i = 0; i < EIP93_EMODES; i++) {
-				p->env.limits[i].min_size = p->gate.min_size;
-				p->env.limits[i].max_size = p->gate.max_size;
+			p->env.limits[EIP93_EMODE_AEAD].min_size = p->gate.min_size;
+			p->env.limits[EIP93_EMODE_AEAD].max_size = p->gate.max_size;
+			for (int i = 0; i < EIP93_CALIB_NMODES; i++) { /* AES-CTR, AES-CBC */
+				p->env.limits[EIP93_EMODE_CTR + i].min_size =
+					p->gate.skc[i].min_size;
+				p->env.limits[EIP93_EMODE_CTR + i].max_size =
+					p->gate.skc[i].max_size;
 			}
 			bind_modes(p);
 		}

@@ -357,6 +357,31 @@ static void test_calibration(void)
 	CHECK_EQ_INT(g.window_calibrated, 1);
 	CHECK(strstr(g.calib, "calibrated 2026-12-01T10:00:00Z on 6.1.0") != NULL);
 	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
+	/* A file without the mode lines (older): AES-CTR/CBC on the config's window. */
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CTR].min_size == 4096 && g.skc[EIP93_CALIB_CTR].max_size == 32768);
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CONFIG);
+	/* With them: each mode its own; "off" that mode alone. */
+	cl.cal.mode[EIP93_CALIB_CTR] = (struct eip93_calib_window){ 1, 1, 1024, 49152 };
+	cl.cal.mode[EIP93_CALIB_CBC] = (struct eip93_calib_window){ 1, 0, 0, 0 };
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.min_size, 8192);
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CALIB &&
+	      g.skc[EIP93_CALIB_CTR].min_size == 1024 && g.skc[EIP93_CALIB_CTR].max_size == 49152);
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_OFF &&
+	      g.skc[EIP93_CALIB_CBC].min_size > g.skc[EIP93_CALIB_CBC].max_size);
+	/* Stale: the mode lines are ignored with the rest. */
+	g = decide_k(&cl, "6.12.0");
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CBC].max_size == 32768);
+	/* min-size/max-size in the config win for every mode. */
+	CHECK_EQ_INT(eip93_config_set(&cfg, "max-size", "20000", err, sizeof(err)), 0);
+	g = decide_k(&cl, "6.1.0");
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CBC].max_size == 20000 &&
+	      g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CONFIG);
+	eip93_config_defaults(&cfg);
 
 	/* Current, off: engine off, with the measured reason. */
 	calib_loaded(&cl, KALG_GENERIC, 0);
