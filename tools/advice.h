@@ -16,8 +16,16 @@
 #include "../provider/soc.h"
 
 #define ADV_PATH 96
-/* Per size: software AES-128/256, ChaCha20-Poly1305, AES-128/256 of each row x composition. */
-#define ADV_MAXSPEEDS (EIP93_CALIB_NSIZES * (3 + 2 * EIP93_NENGINES * EIP93_SOC_MAX_COMPS))
+/*
+ * Per size: software AES-128/256-GCM, ChaCha20-Poly1305, AES-128/256-GCM of
+ * each row x composition, AES-128/256-CTR and -CBC in software and on each
+ * row, and the TLS 1.2 CBC record (software and each row).
+ */
+#define ADV_MAXSPEEDS                                                                              \
+	(EIP93_CALIB_NSIZES * (3 + 2 * EIP93_NENGINES * EIP93_SOC_MAX_COMPS +                      \
+			       4 * (1 + EIP93_NENGINES) + 1 + EIP93_NENGINES))
+/* A TLS 1.2 CBC suite's record: AES-128-CBC (eip93 or software) + HMAC-SHA256 (software). */
+#define ADV_TLS12_CBC "aes-128-cbc-hmac-sha256"
 #define ADV_TLS_RECORD 16384 /* the measured size nearest a full TLS record */
 #define ADV_MIN_GAIN 1.05    /* as the calibration: a win is at least 5% */
 

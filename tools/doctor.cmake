@@ -14,6 +14,7 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/tools/doctor_report.c ${PROJECT_SOURCE_DIR}/tools/rows.c
   ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c
   ${PROJECT_SOURCE_DIR}/tools/calib_opts.c ${PROJECT_SOURCE_DIR}/tools/advice.c
+  ${PROJECT_SOURCE_DIR}/tools/calib_modes.c ${PROJECT_SOURCE_DIR}/tools/calib_time.c
   ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/backend_advice.c
   ${PROJECT_SOURCE_DIR}/detect/dt.c ${PROJECT_SOURCE_DIR}/detect/cpu.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
