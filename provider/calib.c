@@ -349,6 +349,14 @@ void eip93_calib_mode_windows(const struct eip93_calib *c, size_t cfg_min, size_
 	}
 }
 
+int eip93_calib_modes_win(const struct eip93_calib *c)
+{
+	for (int i = 0; i < EIP93_CALIB_NMODES; i++)
+		if (c->mode[i].set && c->mode[i].engine)
+			return 1;
+	return 0;
+}
+
 void eip93_calib_windows_text(const struct eip93_mode_window w[EIP93_CALIB_NMODES],
 			      const int bound[EIP93_CALIB_NMODES], char *buf, size_t len)
 {

@@ -80,6 +80,9 @@ struct eip93_mode_window {
 void eip93_calib_mode_windows(const struct eip93_calib *c, size_t cfg_min, size_t cfg_max,
 			      struct eip93_mode_window out[EIP93_CALIB_NMODES]);
 
+/* eip93_calib_modes_win() - does @c give some skcipher mode a window (not off)? */
+int eip93_calib_modes_win(const struct eip93_calib *c);
+
 /**
  * eip93_calib_windows_text() - "; AES-CTR window A-B bytes (calibration)",
  * "; AES-CBC off (calibration: software)" for each mode in @w whose @bound

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../alg/route.h"
 #include "../detect/detect.h"
 
 static void off(struct eip93_gate *g, const char *fmt, ...)
@@ -220,6 +221,21 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 				 why);
 	g->calib_state = EIP93_GATE_CALIB_CURRENT;
 	return 1;
+}
+
+void eip93_gate_window_text(const struct eip93_gate *g, const int bound[EIP93_CALIB_NMODES],
+			    char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+
+	if (n >= len)
+		return;
+	if (g->min_size > g->max_size)
+		snprintf(buf + n, len - n, "; AES-GCM off (calibration: software)");
+	else
+		snprintf(buf + n, len - n, "; window %zu-%zu bytes (%s)", g->min_size, g->max_size,
+			 g->window_calibrated ? "calibration" : "config");
+	eip93_calib_windows_text(g->skc, bound, buf, len); /* AES-CTR, AES-CBC */
 }
 
 const char *eip93_gate_backend_name(const struct eip93_gate *g)
@@ -435,6 +451,19 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
 	const struct eip93_calib *c = &in->calib->cal;
 
+	if (!c->engine && eip93_calib_modes_win(c) && !in->cfg->window_set) {
+		/* AES-GCM loses at every size, AES-CTR or -CBC wins somewhere: open for them. */
+		eip93_calib_mode_windows(c, in->cfg->min_size, in->cfg->max_size, g->skc);
+		g->min_size = EIP93_ROUTE_MAX_SIZE_CEIL + 1; /* AES-GCM's window empty */
+		g->max_size = 0;
+		g->window_calibrated = 1;
+		g->calib_state = EIP93_GATE_CALIB_APPLIED;
+		snprintf(g->calib, sizeof(g->calib),
+			 "calibrated %.40s on %.100s (%.200s): AES-GCM off (the engine does not "
+			 "beat software: %.400s); AES-CTR and AES-CBC by their own windows",
+			 c->date, c->kernel, in->calib->path, c->reason);
+		return;
+	}
 	if (!c->engine) {
 		g->calib_state = EIP93_GATE_CALIB_OFF;
 		snprintf(g->calib, sizeof(g->calib),

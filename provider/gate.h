@@ -127,6 +127,14 @@ enum eip93_switch eip93_gate_env_switch(const char *v);
  */
 void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out);
 
+/*
+ * eip93_gate_window_text() - append "; window A-B bytes (calibration|config)"
+ * (or "; AES-GCM off (calibration: software)") and each @bound skcipher
+ * mode's window to @buf (eip93-status).
+ */
+void eip93_gate_window_text(const struct eip93_gate *g, const int bound[EIP93_CALIB_NMODES],
+			    char *buf, size_t len);
+
 /* eip93_gate_backend_name() - the row that bound, as eip93-backend says it ("" when off). */
 const char *eip93_gate_backend_name(const struct eip93_gate *g);
 

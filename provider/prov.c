@@ -190,16 +190,14 @@ static void gate_texts(struct eip93_prov *p)
 		const int bound[EIP93_CALIB_NMODES] = { p->env.skc_kalg[0][0] != '\0',
 							p->env.skc_kalg[1][0] != '\0' };
 
-		n += (size_t)snprintf(t + n, cap - n, "; window %zu-%zu bytes (%s)", g->min_size,
-				      g->max_size, g->window_calibrated ? "calibration" : "config");
-		eip93_calib_windows_text(g->skc, bound, t, cap); /* AES-CTR, AES-CBC */
+		eip93_gate_window_text(g, bound, t, cap);
 		n = strlen(t);
 	}
 	if (g->ghash[0] != '\0' && n < cap)
 		n += (size_t)snprintf(t + n, cap - n, "; %s", g->ghash);
 	if (g->calib[0] != '\0' && n < cap)
 		snprintf(t + n, cap - n, "; calibration: %s", g->calib);
-	if (g->enabled)
+	if (g->enabled && g->min_size <= g->max_size)
 		snprintf(p->window_text, sizeof(p->window_text), "%zu-%zu", g->min_size,
 			 g->max_size);
 	else

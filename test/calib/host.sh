@@ -150,10 +150,19 @@ sed 's/^#+ cbc-window = .*/#+ cbc-window = 16640-1024/' "$tmp/modes.cal" >"$tmp/
 conf "calibration-file = $tmp/badmode.cal"
 expect "cbc-window 16640-1024: corrupt, the key named" \
   "(disabled: calibration file $tmp/badmode.cal is invalid (corrupt: line" "invalid value of cbc-window"
-sed -e '/^min-size/d' -e '/^max-size/d' -e 's/^verdict = .*/verdict = off/' "$cal" >"$tmp/off.cal"
+sed -e '/^min-size/d' -e '/^max-size/d' -e '/^#+ /d' -e 's/^verdict = .*/verdict = off/' "$cal" >"$tmp/off.cal"
 grep -q '^reason = ' "$tmp/off.cal" || echo 'reason = measured slower' >>"$tmp/off.cal"
 conf "calibration-file = $tmp/off.cal"
 expect "verdict off: disabled" "(disabled: calibration ("
+# AES-GCM off, AES-CBC winning: enabled for AES-CBC alone.
+{ cat "$tmp/off.cal"; printf '#+ ctr-window = off\n#+ cbc-window = 1024-16640\n'; } >"$tmp/cbconly.cal"
+conf "calibration-file = $tmp/cbconly.cal"
+[[ "$(gate)" == "enabled: "*"; AES-GCM off (calibration: software); AES-CTR off (calibration: software); AES-CBC window 1024-16640 bytes (calibration)"*"AES-GCM off (the engine does not beat software: "* ]] &&
+  ok "AES-GCM off, AES-CBC winning: enabled for AES-CBC" || bad "cbc only: $(gate)"
+skc cbc 1024-16640 "AES-GCM off, AES-CBC winning"
+out=$(OPENSSL_CONF=$tmp/eip93.cnf "$check" 4096 16384 2>&1) || true
+[[ "$out" == *"size 4096: driver-ops +0 engine-messages +0"*"size 16384: driver-ops +0 engine-messages +0"* ]] &&
+  ok "AES-GCM off, AES-CBC winning: AES-GCM stays in software" || { bad "GCM with cbc only"; echo "$out"; }
 sed 's/^kernel-release = .*/kernel-release = 0.0.0-other/' "$tmp/off.cal" >"$tmp/stale.cal"
 conf "calibration-file = $tmp/stale.cal"
 [[ "$(gate)" == "enabled: $C; window 4096-32768 bytes (config)"*"calibration: stale: ignored ($tmp/stale.cal): measured on kernel 0.0.0-other, this is $(uname -r)"* ]] &&

@@ -81,6 +81,10 @@ written_window() {
   echo "$(sed -n 's/^min-size = //p' $CAL)-$(sed -n 's/^max-size = //p' $CAL)"
 }
 
+# modes_win: does the calibration give AES-CTR or AES-CBC a window (the gate
+# then opens for them even when AES-GCM's verdict is off)?
+modes_win() { grep -qE '^#\+ (ctr|cbc)-window = [0-9]' $CAL; }
+
 # follows MIN-MAX|off [ctr|cbc]: messages of each size (AES-128-GCM, or
 # AES-128-CTR/CBC) go to the engine exactly inside the window.
 follows() {

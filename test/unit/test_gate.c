@@ -391,6 +391,39 @@ static void test_calibration(void)
 	HAS(g, "engine 1.00 MB/s, software 9.00 MB/s");
 	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_OFF);
 
+	/* AES-GCM off, AES-CBC winning: open for AES-CBC, AES-GCM's window empty. */
+	calib_loaded(&cl, KALG_GENERIC, 0);
+	cl.cal.mode[EIP93_CALIB_CBC] = (struct eip93_calib_window){ 1, 1, 16384, 33024 };
+	cl.cal.mode[EIP93_CALIB_CTR] = (struct eip93_calib_window){ 1, 0, 0, 0 };
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 1);
+	CHECK(g.min_size > g.max_size);
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CALIB &&
+	      g.skc[EIP93_CALIB_CBC].min_size == 16384 && g.skc[EIP93_CALIB_CBC].max_size == 33024);
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_OFF);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
+	CHECK(strstr(g.calib, "AES-GCM off (the engine does not beat software: 16384 B") != NULL);
+	{
+		const int bound[EIP93_CALIB_NMODES] = { 1, 1 };
+		char t[512] = "enabled";
+
+		eip93_gate_window_text(&g, bound, t, sizeof(t));
+		CHECK(strcmp(t, "enabled; AES-GCM off (calibration: software); AES-CTR off "
+				"(calibration: software); AES-CBC window 16384-33024 bytes "
+				"(calibration)") == 0);
+	}
+	/* ... but not when min-size/max-size are in the config: off, as before. */
+	CHECK_EQ_INT(eip93_config_set(&cfg, "max-size", "20000", err, sizeof(err)), 0);
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_OFF);
+	eip93_config_defaults(&cfg);
+	/* Every mode off too: off. */
+	cl.cal.mode[EIP93_CALIB_CBC].engine = 0;
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	HAS(g, "disabled: calibration (2026-12-01T10:00:00Z");
+
 	/* Another kernel release: stale, ignored, defaults, order. */
 	calib_loaded(&cl, KALG_GENERIC, 0);
 	g = decide_k(&cl, "6.12.0");
