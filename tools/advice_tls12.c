@@ -85,7 +85,8 @@ void adv_recommend_tls12(const struct adv_speeds *s, const struct adv_calib *c, 
 	else
 		snprintf(r->cbc_only, sizeof(r->cbc_only), "%s (AES-CBC stays in software: %s)",
 			 cbc,
-			 !c->cbc.known	  ? "eip93 does not offer AES-CBC on the engine here"
+			 !c->cbc.known	  ? "eip93 offers no AES-CBC here (the provider is off, or "
+					    "cbc(aes-eip93) does not bind)"
 			 : !c->cbc.engine ? "the calibration measured the engine slower"
 					  : "a full record (16432 bytes to AES-CBC) is outside the "
 					    "AES-CBC window");

@@ -82,7 +82,7 @@ static int cipher(EVP_CIPHER_CTX *ctx, int enc, const struct refs *rf, const uns
 
 	return EVP_CipherInit_ex2(ctx, NULL, NULL, rf->iv, enc, NULL) &&
 	       EVP_CIPHER_CTX_set_padding(ctx, 0) && EVP_CipherUpdate(ctx, dst, &n, in, (int)len) &&
-	       EVP_CipherFinal_ex(ctx, dst + n, &f) && (size_t)(n + f) == len;
+	       EVP_CipherFinal_ex(ctx, dst + n, &f) && (size_t)n + (size_t)f == len;
 }
 
 /* Cell @k (128 enc, 128 dec, 256 enc, 256 dec) of mode @m, @len bytes. */
@@ -205,7 +205,7 @@ static int references(OSSL_LIB_CTX *sw, struct refs *rf)
 		memset(&c, 0, sizeof(c));
 		ok = skc_open(&c, sw, m, "provider=default", rf) == 0;
 		for (int b = 0; ok && b < 2; b++)
-			ok = cipher(c.ctx[2 * b], 1, rf, rf->pt, rf->ct[m][b], MAXLEN);
+			ok = cipher(c.ctx[b ? 2 : 0], 1, rf, rf->pt, rf->ct[m][b], MAXLEN);
 		if (ok && m == EIP93_CALIB_CBC)
 			ok = hmac(rf, rf->rec, ADV_TLS_RECORD, rf->rec + ADV_TLS_RECORD) &&
 			     cipher(c.ctx[0], 1, rf, rf->rec, rf->rec_ct, TLSLEN);

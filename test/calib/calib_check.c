@@ -65,7 +65,7 @@ static int skc_pass(EVP_CIPHER *c, int enc, const unsigned char *in, unsigned ch
 
 	ok = x != NULL && EVP_CipherInit_ex2(x, c, key, iv, enc, NULL) &&
 	     EVP_CIPHER_CTX_set_padding(x, 0) && EVP_CipherUpdate(x, out, &n, in, (int)len) &&
-	     EVP_CipherFinal_ex(x, out + n, &f) && (size_t)(n + f) == len;
+	     EVP_CipherFinal_ex(x, out + n, &f) && (size_t)n + (size_t)f == len;
 	EVP_CIPHER_CTX_free(x);
 	return ok;
 }
