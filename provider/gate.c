@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../alg/route.h"
 #include "../detect/detect.h"
 
 static void off(struct eip93_gate *g, const char *fmt, ...)
@@ -223,19 +222,30 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 	return 1;
 }
 
-void eip93_gate_window_text(const struct eip93_gate *g, const int bound[EIP93_CALIB_NMODES],
-			    char *buf, size_t len)
+void eip93_gate_limits(const struct eip93_gate *g, struct eip93_route_limits lim[EIP93_EMODES])
 {
+	lim[EIP93_EMODE_AEAD].min_size = g->min_size;
+	lim[EIP93_EMODE_AEAD].max_size = g->max_size;
+	for (int i = 0; i < EIP93_CALIB_NMODES; i++) { /* AES-CTR, AES-CBC */
+		lim[EIP93_EMODE_CTR + i].min_size = g->skc[i].min_size;
+		lim[EIP93_EMODE_CTR + i].max_size = g->skc[i].max_size;
+	}
+}
+
+size_t eip93_gate_window_text(const struct eip93_gate *g, int ctr, int cbc, char *buf, size_t len)
+{
+	const int bound[EIP93_CALIB_NMODES] = { ctr != 0, cbc != 0 };
 	size_t n = strlen(buf);
 
-	if (n >= len)
-		return;
+	if (n + 1 >= len)
+		return n;
 	if (g->min_size > g->max_size)
 		snprintf(buf + n, len - n, "; AES-GCM off (calibration: software)");
 	else
 		snprintf(buf + n, len - n, "; window %zu-%zu bytes (%s)", g->min_size, g->max_size,
 			 g->window_calibrated ? "calibration" : "config");
 	eip93_calib_windows_text(g->skc, bound, buf, len); /* AES-CTR, AES-CBC */
+	return strlen(buf);
 }
 
 const char *eip93_gate_backend_name(const struct eip93_gate *g)

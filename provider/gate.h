@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "../alg/route.h"
 #include "../engine/engine.h"
 #include "calib.h"
 #include "config.h"
@@ -129,11 +130,14 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 
 /*
  * eip93_gate_window_text() - append "; window A-B bytes (calibration|config)"
- * (or "; AES-GCM off (calibration: software)") and each @bound skcipher
- * mode's window to @buf (eip93-status).
+ * (or "; AES-GCM off (calibration: software)") and AES-CTR's (@ctr nonzero:
+ * it bound) and AES-CBC's (@cbc) windows to @buf (eip93-status).
+ * Return: strlen(@buf).
  */
-void eip93_gate_window_text(const struct eip93_gate *g, const int bound[EIP93_CALIB_NMODES],
-			    char *buf, size_t len);
+size_t eip93_gate_window_text(const struct eip93_gate *g, int ctr, int cbc, char *buf, size_t len);
+
+/* eip93_gate_limits() - the route's window per engine mode (EIP93_EMODE_*) from @g. */
+void eip93_gate_limits(const struct eip93_gate *g, struct eip93_route_limits lim[EIP93_EMODES]);
 
 /* eip93_gate_backend_name() - the row that bound, as eip93-backend says it ("" when off). */
 const char *eip93_gate_backend_name(const struct eip93_gate *g);

@@ -186,13 +186,8 @@ static void gate_texts(struct eip93_prov *p)
 	char *t = p->status_text;
 	size_t cap = sizeof(p->status_text), n = (size_t)snprintf(t, cap, "%s", g->status);
 
-	if (g->enabled && n < cap) {
-		const int bound[EIP93_CALIB_NMODES] = { p->env.skc_kalg[0][0] != '\0',
-							p->env.skc_kalg[1][0] != '\0' };
-
-		eip93_gate_window_text(g, bound, t, cap);
-		n = strlen(t);
-	}
+	if (g->enabled && n < cap) /* each mode's window, AES-CTR/CBC where they bound */
+		n = eip93_gate_window_text(g, p->env.skc_kalg[0][0], p->env.skc_kalg[1][0], t, cap);
 	if (g->ghash[0] != '\0' && n < cap)
 		n += (size_t)snprintf(t + n, cap - n, "; %s", g->ghash);
 	if (g->calib[0] != '\0' && n < cap)
@@ -278,14 +273,7 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 			p->env.engine = p->gate.row->ops;
 			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
 			/* The calibration's window, when it applies (before any cipher is offered). */
-			p->env.limits[EIP93_EMODE_AEAD].min_size = p->gate.min_size;
-			p->env.limits[EIP93_EMODE_AEAD].max_size = p->gate.max_size;
-			for (int i = 0; i < EIP93_CALIB_NMODES; i++) { /* AES-CTR, AES-CBC */
-				p->env.limits[EIP93_EMODE_CTR + i].min_size =
-					p->gate.skc[i].min_size;
-				p->env.limits[EIP93_EMODE_CTR + i].max_size =
-					p->gate.skc[i].max_size;
-			}
+			eip93_gate_limits(&p->gate, p->env.limits);
 			bind_modes(p);
 		}
 		gate_texts(p);

@@ -404,10 +404,15 @@ static void test_calibration(void)
 	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
 	CHECK(strstr(g.calib, "AES-GCM off (the engine does not beat software: 16384 B") != NULL);
 	{
-		const int bound[EIP93_CALIB_NMODES] = { 1, 1 };
+		struct eip93_route_limits lim[EIP93_EMODES];
 		char t[512] = "enabled";
 
-		eip93_gate_window_text(&g, bound, t, sizeof(t));
+		eip93_gate_limits(&g, lim);
+		CHECK(lim[EIP93_EMODE_AEAD].min_size > lim[EIP93_EMODE_AEAD].max_size);
+		CHECK(lim[EIP93_EMODE_CBC].min_size == 16384 &&
+		      lim[EIP93_EMODE_CBC].max_size == 33024);
+		CHECK(lim[EIP93_EMODE_CTR].min_size > lim[EIP93_EMODE_CTR].max_size);
+		CHECK(eip93_gate_window_text(&g, 1, 1, t, sizeof(t)) == strlen(t));
 		CHECK(strcmp(t, "enabled; AES-GCM off (calibration: software); AES-CTR off "
 				"(calibration: software); AES-CBC window 16384-33024 bytes "
 				"(calibration)") == 0);
