@@ -32,14 +32,22 @@ enum key_id {
 	K_MAX,
 	K_REASON,
 	K_BACKEND,
+	K_CTR_WINDOW, /* the "#+" keys from here on */
+	K_CBC_WINDOW,
 	K_N
 };
+#define K_EXT K_CTR_WINDOW
 
 static const char *const key_names[K_N] = {
-	"format",	    "date",	   "kernel-release", "openssl-version",
-	"provider-version", "composition", "verdict",	     "min-size",
-	"max-size",	    "reason",	   "backend",
+	"format",      "date",	     "kernel-release", "openssl-version", "provider-version",
+	"composition", "verdict",    "min-size",       "max-size",	  "reason",
+	"backend",     "ctr-window", "cbc-window",
 };
+
+const char *eip93_calib_mode_key(int mode)
+{
+	return mode >= 0 && mode < EIP93_CALIB_NMODES ? key_names[K_EXT + mode] : "";
+}
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -69,6 +77,26 @@ static int parse_size(const char *v, size_t *out)
 	return 0;
 }
 
+/* "off", or "MIN-MAX" with MIN <= MAX within the hard limits. */
+static int parse_window(const char *v, struct eip93_calib_window *w)
+{
+	const char *dash = strchr(v, '-');
+	char lo[8];
+
+	w->set = 1;
+	if (strcmp(v, "off") == 0)
+		return 0;
+	if (dash == NULL || dash == v || (size_t)(dash - v) >= sizeof(lo))
+		return -1;
+	memcpy(lo, v, (size_t)(dash - v));
+	lo[dash - v] = '\0';
+	if (parse_size(lo, &w->min_size) < 0 || parse_size(dash + 1, &w->max_size) < 0 ||
+	    w->min_size > w->max_size)
+		return -1;
+	w->engine = 1;
+	return 0;
+}
+
 static int copy_text(char *dst, size_t cap, const char *v)
 {
 	if (*v == '\0' || strlen(v) >= cap)
@@ -84,27 +112,34 @@ static int printable(unsigned char ch)
 }
 
 /*
- * One "key = value" line (already NUL-terminated, trimmed of its newline).
- * @unprintable: the line held a byte outside printable ASCII (it may be a NUL
- * that ends @line early).  Errors name the line and at most the key, never
- * the value.
+ * One "key = value" line (already NUL-terminated, trimmed of its newline;
+ * @ext: a "#+" line, the prefix removed: only the "#+" keys, and a key this
+ * version does not know is a comment).  @unprintable: the line held a byte
+ * outside printable ASCII (it may be a NUL that ends @line early).  Errors
+ * name the line and at most the key, never the value.
  */
-static int parse_line(char *line, unsigned int lineno, int unprintable, struct eip93_calib *c,
-		      unsigned int *seen, char *err, size_t errlen)
+static int parse_line(char *line, unsigned int lineno, int unprintable, int ext,
+		      struct eip93_calib *c, unsigned int *seen, char *err, size_t errlen)
 {
 	char *eq = strstr(line, " = ");
 	const char *v;
 	int k, r = 0;
 
+	if (eq == NULL && ext)
+		return 0; /* a comment that starts with "+" */
 	if (eq == NULL && unprintable)
 		return fail(err, errlen, "line %u: a byte outside printable ASCII", lineno);
 	if (eq == NULL)
 		return fail(err, errlen, "line %u: expected \"key = value\"", lineno);
 	*eq = '\0';
 	v = eq + 3;
-	for (k = 0; k < K_N; k++)
+	for (k = ext ? K_EXT : 0; k < (ext ? K_N : K_EXT); k++)
 		if (strcmp(line, key_names[k]) == 0)
 			break;
+	if (k == (ext ? K_N : K_EXT) && ext)
+		return 0; /* a later version's "#+" key: a comment here */
+	if (k == K_EXT && !ext)
+		k = K_N;
 	if (k == K_N && unprintable)
 		return fail(err, errlen, "line %u: a byte outside printable ASCII", lineno);
 	if (k == K_N)
@@ -160,6 +195,16 @@ static int parse_line(char *line, unsigned int lineno, int unprintable, struct e
 				r = 0;
 			}
 		break;
+	case K_CTR_WINDOW:
+	case K_CBC_WINDOW:
+		r = parse_window(v, &c->mode[k - K_EXT]);
+		if (r < 0)
+			return fail(err, errlen,
+				    "line %u: invalid value of %s (expected off or MIN-MAX, "
+				    "%d <= MIN <= MAX <= %d)",
+				    lineno, key_names[k], EIP93_ROUTE_MIN_SIZE_FLOOR,
+				    EIP93_ROUTE_MAX_SIZE_CEIL);
+		break;
 	default:
 		break;
 	}
@@ -184,7 +229,7 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 		return fail(err, errlen, "truncated (no newline at the end)");
 	while (i < len) {
 		size_t n = 0;
-		int r, unprintable = 0;
+		int r, unprintable = 0, ext;
 
 		lineno++;
 		while (i < len && buf[i] != '\n') {
@@ -199,14 +244,16 @@ int eip93_calib_parse(const char *buf, size_t len, struct eip93_calib *c, char *
 		line[n] = '\0';
 		if (line[0] == '#' && unprintable)
 			return fail(err, errlen, "line %u: a byte outside printable ASCII", lineno);
-		if (n == 0 || line[0] == '#')
+		ext = strncmp(line, EIP93_CALIB_EXT, strlen(EIP93_CALIB_EXT)) == 0;
+		if (n == 0 || (line[0] == '#' && !ext))
 			continue;
-		r = parse_line(line, lineno, unprintable, c, &seen, err, errlen);
+		r = parse_line(ext ? line + strlen(EIP93_CALIB_EXT) : line, lineno, unprintable,
+			       ext, c, &seen, err, errlen);
 		if (r < 0)
 			return r;
 	}
 	for (int k = 0; k < K_N; k++) {
-		int need = k != K_MIN && k != K_MAX && k != K_REASON && k != K_BACKEND;
+		int need = k < K_EXT && k != K_MIN && k != K_MAX && k != K_REASON && k != K_BACKEND;
 
 		if (need && !(seen & (1U << k)))
 			return fail(err, errlen, "%s missing", key_names[k]);
@@ -260,6 +307,21 @@ int eip93_calib_format(const struct eip93_calib *c, const char *comment, char *b
 			return -ENOSPC;
 		n += m;
 	}
+	for (int i = 0; i < EIP93_CALIB_NMODES; i++) {
+		const struct eip93_calib_window *w = &c->mode[i];
+
+		if (!w->set)
+			continue;
+		if (w->engine)
+			m = snprintf(buf + n, len - (size_t)n, EIP93_CALIB_EXT "%s = %zu-%zu\n",
+				     key_names[K_EXT + i], w->min_size, w->max_size);
+		else
+			m = snprintf(buf + n, len - (size_t)n, EIP93_CALIB_EXT "%s = off\n",
+				     key_names[K_EXT + i]);
+		if (m < 0 || (size_t)m >= len - (size_t)n)
+			return -ENOSPC;
+		n += m;
+	}
 	if (comment != NULL) {
 		m = snprintf(buf + n, len - (size_t)n, "%s", comment);
 		if (m < 0 || (size_t)m >= len - (size_t)n)
@@ -267,6 +329,52 @@ int eip93_calib_format(const struct eip93_calib *c, const char *comment, char *b
 		n += m;
 	}
 	return n;
+}
+
+void eip93_calib_mode_windows(const struct eip93_calib *c, size_t cfg_min, size_t cfg_max,
+			      struct eip93_mode_window out[EIP93_CALIB_NMODES])
+{
+	for (int i = 0; i < EIP93_CALIB_NMODES; i++) {
+		const struct eip93_calib_window *w = c != NULL ? &c->mode[i] : NULL;
+
+		out[i].from = EIP93_WINDOW_CONFIG;
+		out[i].min_size = cfg_min;
+		out[i].max_size = cfg_max;
+		if (w == NULL || !w->set)
+			continue;
+		out[i].from = w->engine ? EIP93_WINDOW_CALIB : EIP93_WINDOW_OFF;
+		/* off: no payload fits (the route counts them as outside the window). */
+		out[i].min_size = w->engine ? w->min_size : EIP93_ROUTE_MAX_SIZE_CEIL + 1;
+		out[i].max_size = w->engine ? w->max_size : 0;
+	}
+}
+
+int eip93_calib_modes_win(const struct eip93_calib *c)
+{
+	for (int i = 0; i < EIP93_CALIB_NMODES; i++)
+		if (c->mode[i].set && c->mode[i].engine)
+			return 1;
+	return 0;
+}
+
+void eip93_calib_windows_text(const struct eip93_mode_window w[EIP93_CALIB_NMODES],
+			      const int bound[EIP93_CALIB_NMODES], char *buf, size_t len)
+{
+	static const char *const names[EIP93_CALIB_NMODES] = { "AES-CTR", "AES-CBC" };
+	size_t n = strlen(buf);
+
+	for (int i = 0; i < EIP93_CALIB_NMODES && n < len; i++) {
+		if (!bound[i])
+			continue;
+		if (w[i].from == EIP93_WINDOW_OFF)
+			n += (size_t)snprintf(buf + n, len - n, "; %s off (calibration: software)",
+					      names[i]);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "; %s window %zu-%zu bytes (%s)",
+					      names[i], w[i].min_size, w[i].max_size,
+					      w[i].from == EIP93_WINDOW_CALIB ? "calibration"
+									      : "config");
+	}
 }
 
 int eip93_calib_stale(const struct eip93_calib *c, const struct eip93_calib_facts *f, char *why,

@@ -11,6 +11,12 @@
  * a file without it (every file written before the key existed, and every
  * AF_ALG winner, which is written without it so older providers still read
  * it) means AF_ALG.
+ *
+ * The per-mode windows (AES-CTR, AES-CBC) are "#+ key = value" lines: a
+ * comment to every provider before them (which rejects unknown keys, so a
+ * new key would make their file corrupt), read by this one with the same
+ * rules as the keys; a "#+" key this version does not know is a comment to
+ * it too.  A file without them leaves those modes on the config's window.
  */
 #ifndef EIP93_CALIB_H
 #define EIP93_CALIB_H
@@ -21,6 +27,20 @@
 #define EIP93_CALIB_MAX_FILE 16384 /* larger is corrupt */
 #define EIP93_CALIB_TEXT 160	   /* each string value, with its NUL */
 #define EIP93_CALIB_REASON 512
+#define EIP93_CALIB_EXT "#+ " /* the prefix of the keys older providers skip */
+
+/* The skcipher modes with a window of their own in the file (EIP93_EMODE_CTR - 1, ...). */
+enum eip93_calib_mode { EIP93_CALIB_CTR = 0, EIP93_CALIB_CBC, EIP93_CALIB_NMODES };
+
+/*
+ * One mode's window: "#+ ctr-window = MIN-MAX" (the engine for MIN..MAX
+ * bytes, within 16..65536) or "#+ ctr-window = off" (that mode in software).
+ */
+struct eip93_calib_window {
+	int set;    /* the file has the line */
+	int engine; /* MIN-MAX (1) | off (0) */
+	size_t min_size, max_size;
+};
 
 struct eip93_calib {
 	char date[EIP93_CALIB_TEXT];	    /* date = 2026-12-01T10:00:00Z */
@@ -30,9 +50,46 @@ struct eip93_calib {
 	char composition[EIP93_CALIB_TEXT]; /* one of eip93_kalg_names */
 	int backend; /* backend = af_alg | cryptodev (EIP93_BACKEND_*); absent: af_alg */
 	int engine;  /* verdict = engine (1) | off (0) */
-	size_t min_size, max_size;	 /* the window, when engine */
-	char reason[EIP93_CALIB_REASON]; /* the measured reason */
+	size_t min_size, max_size;			    /* the window, when engine */
+	char reason[EIP93_CALIB_REASON];		    /* the measured reason */
+	struct eip93_calib_window mode[EIP93_CALIB_NMODES]; /* #+ ctr-window, #+ cbc-window */
 };
+
+/* eip93_calib_mode_key() - "ctr-window", "cbc-window". */
+const char *eip93_calib_mode_key(int mode);
+
+/* Where a skcipher mode's window came from (eip93-status says it). */
+enum eip93_window_from {
+	EIP93_WINDOW_CONFIG = 0, /* min-size/max-size (or their defaults) */
+	EIP93_WINDOW_CALIB,	 /* the calibration's "#+ <mode>-window = MIN-MAX" */
+	EIP93_WINDOW_OFF,	 /* the calibration's "off": no size fits (software) */
+};
+
+/* One mode's window as the route reads it ([min_size, max_size]; off: min > max). */
+struct eip93_mode_window {
+	size_t min_size, max_size;
+	enum eip93_window_from from;
+};
+
+/**
+ * eip93_calib_mode_windows() - the AES-CTR and AES-CBC windows (@out, indexed
+ * by enum eip93_calib_mode) from @c (NULL: no calibration applies) or, for a
+ * mode @c has no line for (a file from before the lines), the config's
+ * [@cfg_min, @cfg_max].
+ */
+void eip93_calib_mode_windows(const struct eip93_calib *c, size_t cfg_min, size_t cfg_max,
+			      struct eip93_mode_window out[EIP93_CALIB_NMODES]);
+
+/* eip93_calib_modes_win() - does @c give some skcipher mode a window (not off)? */
+int eip93_calib_modes_win(const struct eip93_calib *c);
+
+/**
+ * eip93_calib_windows_text() - "; AES-CTR window A-B bytes (calibration)",
+ * "; AES-CBC off (calibration: software)" for each mode in @w whose @bound
+ * is set, appended to @buf (@len bytes, NUL-terminated).
+ */
+void eip93_calib_windows_text(const struct eip93_mode_window w[EIP93_CALIB_NMODES],
+			      const int bound[EIP93_CALIB_NMODES], char *buf, size_t len);
 
 enum eip93_calib_state {
 	EIP93_CALIB_NONE = 0, /* calibration-file = none */

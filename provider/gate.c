@@ -222,6 +222,32 @@ static int calib_current(const struct eip93_gate_input *in, struct eip93_gate *g
 	return 1;
 }
 
+void eip93_gate_limits(const struct eip93_gate *g, struct eip93_route_limits lim[EIP93_EMODES])
+{
+	lim[EIP93_EMODE_AEAD].min_size = g->min_size;
+	lim[EIP93_EMODE_AEAD].max_size = g->max_size;
+	for (int i = 0; i < EIP93_CALIB_NMODES; i++) { /* AES-CTR, AES-CBC */
+		lim[EIP93_EMODE_CTR + i].min_size = g->skc[i].min_size;
+		lim[EIP93_EMODE_CTR + i].max_size = g->skc[i].max_size;
+	}
+}
+
+size_t eip93_gate_window_text(const struct eip93_gate *g, int ctr, int cbc, char *buf, size_t len)
+{
+	const int bound[EIP93_CALIB_NMODES] = { ctr != 0, cbc != 0 };
+	size_t n = strlen(buf);
+
+	if (n + 1 >= len)
+		return n;
+	if (g->min_size > g->max_size)
+		snprintf(buf + n, len - n, "; AES-GCM off (calibration: software)");
+	else
+		snprintf(buf + n, len - n, "; window %zu-%zu bytes (%s)", g->min_size, g->max_size,
+			 g->window_calibrated ? "calibration" : "config");
+	eip93_calib_windows_text(g->skc, bound, buf, len); /* AES-CTR, AES-CBC */
+	return strlen(buf);
+}
+
 const char *eip93_gate_backend_name(const struct eip93_gate *g)
 {
 	return g->row != NULL ? g->row->ops->name : "";
@@ -427,11 +453,27 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	return 0;
 }
 
+_Static_assert(EIP93_EMODE_CTR + EIP93_CALIB_CBC == EIP93_EMODE_CBC,
+	       "gate.skc[] is EIP93_EMODE_CTR on");
+
 /* After the bind: what a current calibration says (its window or "off"). */
 static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 {
 	const struct eip93_calib *c = &in->calib->cal;
 
+	if (!c->engine && eip93_calib_modes_win(c) && !in->cfg->window_set) {
+		/* AES-GCM loses at every size, AES-CTR or -CBC wins somewhere: open for them. */
+		eip93_calib_mode_windows(c, in->cfg->min_size, in->cfg->max_size, g->skc);
+		g->min_size = EIP93_ROUTE_MAX_SIZE_CEIL + 1; /* AES-GCM's window empty */
+		g->max_size = 0;
+		g->window_calibrated = 1;
+		g->calib_state = EIP93_GATE_CALIB_APPLIED;
+		snprintf(g->calib, sizeof(g->calib),
+			 "calibrated %.40s on %.100s (%.200s): AES-GCM off (the engine does not "
+			 "beat software: %.400s); AES-CTR and AES-CBC by their own windows",
+			 c->date, c->kernel, in->calib->path, c->reason);
+		return;
+	}
 	if (!c->engine) {
 		g->calib_state = EIP93_GATE_CALIB_OFF;
 		snprintf(g->calib, sizeof(g->calib),
@@ -453,6 +495,7 @@ static void gate_calib(const struct eip93_gate_input *in, struct eip93_gate *g)
 	g->min_size = c->min_size;
 	g->max_size = c->max_size;
 	g->window_calibrated = 1;
+	eip93_calib_mode_windows(c, in->cfg->min_size, in->cfg->max_size, g->skc);
 	g->calib_state = EIP93_GATE_CALIB_APPLIED;
 	snprintf(g->calib, sizeof(g->calib),
 		 "calibrated %.40s on %.100s (%.200s): engine for %zu-%zu bytes", c->date,
@@ -523,6 +566,7 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 	}
 	out->min_size = in->cfg->min_size;
 	out->max_size = in->cfg->max_size;
+	eip93_calib_mode_windows(NULL, in->cfg->min_size, in->cfg->max_size, out->skc);
 	if (!gate_dt(in, out) || !gate_cpu(in, out) || !gate_fips(in, out))
 		return;
 	current = calib_state(in, out);

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "../alg/route.h"
 #include "../engine/engine.h"
 #include "calib.h"
 #include "config.h"
@@ -39,6 +40,8 @@ enum eip93_gate_calib {
  * @min_size: the smallest message for the engine, when enabled
  * @max_size: the largest message for the engine, when enabled
  * @window_calibrated: @min_size/@max_size come from the calibration
+ * @skc: AES-CTR's and AES-CBC's windows (enum eip93_calib_mode): the
+ *	calibration's lines when it applies, else the config's
  * @calib_state: what the calibration counted for
  * @calib: the same in words: "uncalibrated ...", "stale: ...", "calibrated ..."
  * @ghash: what the bound composition's GHASH means
@@ -53,6 +56,7 @@ struct eip93_gate {
 	size_t min_size;
 	size_t max_size;
 	int window_calibrated;
+	struct eip93_mode_window skc[EIP93_CALIB_NMODES];
 	enum eip93_gate_calib calib_state;
 	char calib[1024];
 	char ghash[160];
@@ -123,6 +127,17 @@ enum eip93_switch eip93_gate_env_switch(const char *v);
  * window to route by.
  */
 void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out);
+
+/*
+ * eip93_gate_window_text() - append "; window A-B bytes (calibration|config)"
+ * (or "; AES-GCM off (calibration: software)") and AES-CTR's (@ctr nonzero:
+ * it bound) and AES-CBC's (@cbc) windows to @buf (eip93-status).
+ * Return: strlen(@buf).
+ */
+size_t eip93_gate_window_text(const struct eip93_gate *g, int ctr, int cbc, char *buf, size_t len);
+
+/* eip93_gate_limits() - the route's window per engine mode (EIP93_EMODE_*) from @g. */
+void eip93_gate_limits(const struct eip93_gate *g, struct eip93_route_limits lim[EIP93_EMODES]);
 
 /* eip93_gate_backend_name() - the row that bound, as eip93-backend says it ("" when off). */
 const char *eip93_gate_backend_name(const struct eip93_gate *g);

@@ -186,14 +186,13 @@ static void gate_texts(struct eip93_prov *p)
 	char *t = p->status_text;
 	size_t cap = sizeof(p->status_text), n = (size_t)snprintf(t, cap, "%s", g->status);
 
-	if (g->enabled && n < cap)
-		n += (size_t)snprintf(t + n, cap - n, "; window %zu-%zu bytes (%s)", g->min_size,
-				      g->max_size, g->window_calibrated ? "calibration" : "config");
+	if (g->enabled && n < cap) /* each mode's window, AES-CTR/CBC where they bound */
+		n = eip93_gate_window_text(g, p->env.skc_kalg[0][0], p->env.skc_kalg[1][0], t, cap);
 	if (g->ghash[0] != '\0' && n < cap)
 		n += (size_t)snprintf(t + n, cap - n, "; %s", g->ghash);
 	if (g->calib[0] != '\0' && n < cap)
 		snprintf(t + n, cap - n, "; calibration: %s", g->calib);
-	if (g->enabled)
+	if (g->enabled && g->min_size <= g->max_size)
 		snprintf(p->window_text, sizeof(p->window_text), "%zu-%zu", g->min_size,
 			 g->max_size);
 	else
@@ -274,10 +273,7 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 			p->env.engine = p->gate.row->ops;
 			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
 			/* The calibration's window, when it applies (before any cipher is offered). */
-			for (int i = 0; i < EIP93_EMODES; i++) {
-				p->env.limits[i].min_size = p->gate.min_size;
-				p->env.limits[i].max_size = p->gate.max_size;
-			}
+			eip93_gate_limits(&p->gate, p->env.limits);
 			bind_modes(p);
 		}
 		gate_texts(p);

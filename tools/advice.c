@@ -167,6 +167,7 @@ void adv_recommend(const struct adv_speeds *s, const struct adv_calib *c, const 
 		 "eip93 keeps serving it: %s; %s (each message goes to the engine or to "
 		 "software by this calibration; keep eip93 activated)",
 		 d[0], d[1]);
+	adv_recommend_tls12(s, c, r);
 }
 
 /* Does the engine (composition @comp) beat software by 5% at @bytes for both key sizes? */

@@ -16,8 +16,16 @@
 #include "../provider/soc.h"
 
 #define ADV_PATH 96
-/* Per size: software AES-128/256, ChaCha20-Poly1305, AES-128/256 of each row x composition. */
-#define ADV_MAXSPEEDS (EIP93_CALIB_NSIZES * (3 + 2 * EIP93_NENGINES * EIP93_SOC_MAX_COMPS))
+/*
+ * Per size: software AES-128/256-GCM, ChaCha20-Poly1305, AES-128/256-GCM of
+ * each row x composition, AES-128/256-CTR and -CBC in software and on each
+ * row, and the TLS 1.2 CBC record (software and each row).
+ */
+#define ADV_MAXSPEEDS                                                                              \
+	(EIP93_CALIB_NSIZES * (3 + 2 * EIP93_NENGINES * EIP93_SOC_MAX_COMPS +                      \
+			       4 * (1 + EIP93_NENGINES) + 1 + EIP93_NENGINES))
+/* A TLS 1.2 CBC suite's record: AES-128-CBC (eip93 or software) + HMAC-SHA256 (software). */
+#define ADV_TLS12_CBC "aes-128-cbc-hmac-sha256"
 #define ADV_TLS_RECORD 16384 /* the measured size nearest a full TLS record */
 #define ADV_MIN_GAIN 1.05    /* as the calibration: a win is at least 5% */
 
@@ -46,13 +54,25 @@ int adv_parse_speeds(const char *text, struct adv_speeds *out);
 const struct adv_speed *adv_find(const struct adv_speeds *s, size_t bytes, const char *cipher,
 				 const char *path);
 
+/* The AES-CBC window the provider routes by (eip93-status's "AES-CBC ..."). */
+struct adv_cbc {
+	int known;  /* the status names it (AES-CBC offered on the engine's road) */
+	int engine; /* a window, not "off" */
+	size_t min_size, max_size;
+	const char *path; /* the CBC speed lines' engine path: "cbc(aes-eip93)[@<row>]" */
+};
+
 /* What the calibration decided (the file's keys). */
 struct adv_calib {
 	int present;		 /* a current calibration was read */
 	int engine;		 /* verdict = engine */
 	const char *composition; /* composition = */
 	size_t min_size, max_size;
+	struct adv_cbc cbc;
 };
+
+/* What AES-CBC sees of a full TLS 1.2 CBC-SHA256 record: 16384 + its MAC + a padding block. */
+#define ADV_TLS12_CBC_LEN (ADV_TLS_RECORD + 32 + 16)
 
 /* One AES-GCM key size as eip93 serves it at ADV_TLS_RECORD bytes. */
 struct adv_aes {
@@ -68,7 +88,13 @@ struct adv_reco {
 	struct adv_aes aes[2]; /* AES-128-GCM, AES-256-GCM */
 	char both[768];	       /* a peer that offers both AEADs */
 	char aes_only[768];    /* a peer (or policy) that allows only AES-GCM */
-	char text[256];	       /* !measured: why, and what to run */
+	int tls12_measured;    /* the AES-128-CBC + HMAC-SHA256 row is in the calibration */
+	int cbc_engine;	       /* its AES-CBC goes to the engine */
+	int cbc_wins;	       /* it beats both AEADs by 5% */
+	double cbc_mbs, cbc_cpu;
+	char tls12[1024];   /* which TLS 1.2 suites to prefer, and why */
+	char cbc_only[512]; /* a TLS 1.2 peer without AEAD (CBC suites only) */
+	char text[256];	    /* !measured: why, and what to run */
 };
 
 /**
@@ -77,6 +103,15 @@ struct adv_reco {
  */
 void adv_recommend(const struct adv_speeds *s, const struct adv_calib *c, const char *why,
 		   struct adv_reco *r);
+
+/**
+ * adv_recommend_tls12() - @r's TLS 1.2 lines (tools/advice_tls12.c), from
+ * @r's AEAD figures (adv_recommend() has filled them) and the
+ * "aes-128-cbc-hmac-sha256" speed lines: AES-128-CBC-SHA256 as eip93
+ * serves it (the engine when @c->cbc's window holds ADV_TLS12_CBC_LEN)
+ * against AES-128-GCM as eip93 serves it and ChaCha20-Poly1305.
+ */
+void adv_recommend_tls12(const struct adv_speeds *s, const struct adv_calib *c, struct adv_reco *r);
 
 /* The server settings that prefer ChaCha20-Poly1305 and keep AES-GCM for peers without it. */
 extern const char adv_ciphersuites[];	      /* TLS 1.3 order */

@@ -105,6 +105,19 @@ int calib_needed(const char *path, char *why, size_t len)
 				return 1;
 			}
 		}
+	/* A mode the winner's backend offers without a window in the file (an older doctor's). */
+	for (int m = 0; m < EIP93_CALIB_NMODES; m++) {
+		const char *kalg =
+			soc->mode[m == EIP93_CALIB_CTR ? EIP93_MODE_CTR : EIP93_MODE_CBC];
+
+		if (!l.cal.mode[m].set && kalg != NULL && probe(cd, kalg) == 0) {
+			snprintf(why, len,
+				 "%s%s binds but has no window in %s (an older eip93-doctor "
+				 "wrote it)",
+				 kalg, on, path);
+			return 1;
+		}
+	}
 	return 0;
 }
 

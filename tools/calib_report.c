@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../provider/config.h"
+#include "advice.h"
 
 /* The directory part of @path (dirname() may modify and return its argument). */
 static void dir_of(const char *path, char *dir, size_t len)
@@ -50,6 +51,54 @@ static struct speed eng_speed(const struct calib_comp *cc, int s, int bits)
 			       (c[0].eng_cpu + c[1].eng_cpu) / 2 };
 }
 
+static const char *const mode_file[EIP93_CALIB_NMODES] = { "aes-ctr", "aes-cbc" };
+
+/* A mode's MB/s and CPU: software (@r < 0) or row @r's engine, of the table of any row. */
+static struct speed skc_speed(const struct calib_run *run, int m, int r, int s, int bits)
+{
+	const struct calib_skc *k = NULL;
+	const struct eip93_calib_cell *c;
+
+	for (int i = 0; i < EIP93_NENGINES && k == NULL; i++)
+		if (run->skc[m][i].bound && (r < 0 || r == i))
+			k = &run->skc[m][i];
+	if (k == NULL)
+		return (struct speed){ -1, -1 };
+	c = k->table.cell[s] + (bits ? 2 : 0);
+	if (r < 0)
+		return (struct speed){ (c[0].sw.med + c[1].sw.med) / 2,
+				       (c[0].sw_cpu + c[1].sw_cpu) / 2 };
+	return (struct speed){ (c[0].eng.med + c[1].eng.med) / 2,
+			       (c[0].eng_cpu + c[1].eng_cpu) / 2 };
+}
+
+/* AES-CTR/CBC's speed lines at size @s, and the TLS 1.2 CBC record's at its size. */
+static void skc_speeds(FILE *f, const struct calib_run *run, const char *prefix, int s)
+{
+	size_t n = eip93_calib_sizes[s];
+
+	for (int m = 0; m < EIP93_CALIB_NMODES; m++)
+		for (int b = 0; b < 2; b++)
+			for (int r = -1; r < EIP93_NENGINES; r++) {
+				struct speed x = skc_speed(run, m, r, s, b);
+
+				if (x.mbs >= 0)
+					fprintf(f, "%sspeed %zu aes-%d-%s:%s %.3f %.3f\n", prefix,
+						n, b ? 256 : 128, mode_file[m] + 4,
+						r < 0 ? "software" : run->skc[m][r].path, x.mbs,
+						x.cpu);
+			}
+	for (int j = 0; n == ADV_TLS_RECORD && j < 1 + EIP93_NENGINES; j++) {
+		const struct calib_tls12 *t = &run->tls12;
+
+		if (t->ok[j] && (j == 0 || run->skc[EIP93_CALIB_CBC][j - 1].bound))
+			fprintf(f, "%sspeed %zu %s:%s %.3f %.3f\n", prefix, n, ADV_TLS12_CBC,
+				j == 0 ? "software" : run->skc[EIP93_CALIB_CBC][j - 1].path,
+				(t->v[j][0].med + t->v[j][1].med) / 2,
+				(t->cpu[j][0] + t->cpu[j][1]) / 2);
+	}
+}
+
 void calib_print_speeds(FILE *f, const struct calib_run *run, const char *prefix)
 {
 	fprintf(f,
@@ -76,6 +125,7 @@ void calib_print_speeds(FILE *f, const struct calib_run *run, const char *prefix
 				fprintf(f, "%sspeed %zu aes-%d-gcm:%s %.3f %.3f\n", prefix, n,
 					b ? 256 : 128, run->comp[i].path, x.mbs, x.cpu);
 			}
+		skc_speeds(f, run, prefix, s);
 	}
 }
 
@@ -116,45 +166,56 @@ static void print_reference(FILE *f, const struct calib_run *run, const char *pr
 	}
 }
 
+/* One table: "@what @path: ..." (the header window.awk finds), its rows and its window. */
+static void print_one(FILE *f, const char *what, const char *path,
+		      const struct eip93_calib_table *t, const char *prefix)
+{
+	struct eip93_calib_choice ch;
+
+	eip93_calib_decide(t, &ch);
+	fprintf(f,
+		"%s%s %s: %u rounds; MB/s median, slowest and fastest round; CPU ns per byte "
+		"(median)\n",
+		prefix, what, path, t->rounds);
+	fprintf(f, "%s%6s %4s %3s %9s %9s %9s %9s %9s %9s %6s %8s %8s %s\n", prefix, "bytes", "key",
+		"dir", "sw", "sw-min", "sw-max", "engine", "eng-min", "eng-max", "ratio", "sw-cpu",
+		"eng-cpu", "row");
+	for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
+		for (int k = 0; k < EIP93_CALIB_NCELLS; k++) {
+			const struct eip93_calib_cell *c = &t->cell[s][k];
+
+			fprintf(f,
+				"%s%6zu %4d %3s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %6.2f %8.2f "
+				"%8.2f %s\n",
+				prefix, eip93_calib_sizes[s], k < 2 ? 128 : 256,
+				k % 2 == 0 ? "enc" : "dec", c->sw.med, c->sw.min, c->sw.max,
+				c->eng.med, c->eng.min, c->eng.max,
+				c->sw.med > 0 ? c->eng.med / c->sw.med : 0.0, c->sw_cpu, c->eng_cpu,
+				eip93_calib_outcome_name(eip93_calib_cell_outcome(c)));
+		}
+		fprintf(f, "%s%6zu size: %s\n", prefix, eip93_calib_sizes[s],
+			ch.size_wins[s] ? "engine wins" : "software");
+	}
+	if (ch.engine)
+		fprintf(f, "%swindow %s: %zu-%zu\n", prefix, path, ch.min_size, ch.max_size);
+	else
+		fprintf(f, "%swindow %s: off\n", prefix, path);
+}
+
 void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix)
 {
-	for (int i = 0; i < CALIB_NCOMP; i++) {
-		const struct calib_comp *cc = &run->comp[i];
-		struct eip93_calib_choice ch;
+	for (int i = 0; i < CALIB_NCOMP; i++)
+		if (run->comp[i].bound)
+			print_one(f, "composition", run->comp[i].path, &run->comp[i].table, prefix);
+	for (int m = 0; m < EIP93_CALIB_NMODES; m++)
+		for (int r = 0; r < EIP93_NENGINES; r++)
+			if (run->skc[m][r].bound) {
+				char path[128];
 
-		if (!cc->bound)
-			continue;
-		eip93_calib_decide(&cc->table, &ch);
-		fprintf(f,
-			"%scomposition %s: %u rounds; MB/s median, slowest and fastest round; "
-			"CPU ns per byte (median)\n",
-			prefix, cc->path, cc->table.rounds);
-		fprintf(f, "%s%6s %4s %3s %9s %9s %9s %9s %9s %9s %6s %8s %8s %s\n", prefix,
-			"bytes", "key", "dir", "sw", "sw-min", "sw-max", "engine", "eng-min",
-			"eng-max", "ratio", "sw-cpu", "eng-cpu", "row");
-		for (int s = 0; s < EIP93_CALIB_NSIZES; s++) {
-			for (int k = 0; k < EIP93_CALIB_NCELLS; k++) {
-				const struct eip93_calib_cell *c = &cc->table.cell[s][k];
-
-				fprintf(f,
-					"%s%6zu %4d %3s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %6.2f "
-					"%8.2f %8.2f %s\n",
-					prefix, eip93_calib_sizes[s], k < 2 ? 128 : 256,
-					k % 2 == 0 ? "enc" : "dec", c->sw.med, c->sw.min, c->sw.max,
-					c->eng.med, c->eng.min, c->eng.max,
-					c->sw.med > 0 ? c->eng.med / c->sw.med : 0.0, c->sw_cpu,
-					c->eng_cpu,
-					eip93_calib_outcome_name(eip93_calib_cell_outcome(c)));
+				snprintf(path, sizeof(path), "%s %s", mode_file[m],
+					 run->skc[m][r].path);
+				print_one(f, "mode", path, &run->skc[m][r].table, prefix);
 			}
-			fprintf(f, "%s%6zu size: %s\n", prefix, eip93_calib_sizes[s],
-				ch.size_wins[s] ? "engine wins" : "software");
-		}
-		if (ch.engine)
-			fprintf(f, "%swindow %s: %zu-%zu\n", prefix, cc->path, ch.min_size,
-				ch.max_size);
-		else
-			fprintf(f, "%swindow %s: off\n", prefix, cc->path);
-	}
 	print_reference(f, run, prefix);
 }
 

@@ -28,6 +28,25 @@ struct calib_comp {
 	struct eip93_calib_table table; /* bound: the measurements */
 };
 
+/* AES-CTR or AES-CBC (enum eip93_calib_mode) on one engine row (tools/calib_modes.c). */
+struct calib_skc {
+	int bound;     /* eip93 offers the mode there and its warm-up was the engine's */
+	char path[96]; /* the mode's kernel algorithm, "@<row>" after the first row */
+	struct eip93_calib_table table; /* software and this row's engine: 128/256, enc/dec */
+};
+
+/*
+ * A TLS 1.2 CBC suite's two passes over a full record (ADV_TLS_RECORD bytes):
+ * the default provider's HMAC-SHA256 and AES-128-CBC of the record, its MAC
+ * and a padding block, the CBC in software ([0]) or on row r's engine
+ * ([1 + r]); encrypt (MAC, then CBC) and decrypt (CBC, then MAC checked).
+ */
+struct calib_tls12 {
+	int ok[1 + EIP93_NENGINES];
+	struct eip93_calib_stat v[1 + EIP93_NENGINES][2];
+	double cpu[1 + EIP93_NENGINES][2];
+};
+
 /*
  * The reference rows, measured in the same rounds as the compositions but
  * never routed: software AES-GCM (the default provider) in every cell, and
@@ -44,17 +63,25 @@ struct calib_run {
 	double chacha_cpu[EIP93_CALIB_NSIZES][2];
 	unsigned int rounds;
 	char provider_version[64];
+	struct calib_skc skc[EIP93_CALIB_NMODES][EIP93_NENGINES]; /* AES-CTR, AES-CBC per row */
+	struct calib_tls12 tls12;
 };
 
 /*
  * calib_print_speeds() - one "speed BYTES PATH MB/s CPU-ns/B" line per size
  * and path (software AES-128/256-GCM, ChaCha20-Poly1305, each measured
- * composition's AES-128/256-GCM; MB/s the mean of the encrypt and decrypt
- * medians): the part of the file the doctor's recommendation reads.
+ * composition's AES-128/256-GCM, software and each row's AES-128/256-CTR
+ * and -CBC, and at ADV_TLS_RECORD AES-128-CBC + HMAC-SHA256 (calib_tls12);
+ * MB/s the mean of the encrypt and decrypt medians): the part of the file
+ * the doctor's recommendation reads.
  */
 void calib_print_speeds(FILE *f, const struct calib_run *run, const char *prefix);
 
-/* calib_print_table() - the measured table of every bound composition, and its verdicts. */
+/*
+ * calib_print_table() - the measured table of every bound composition, then
+ * of AES-CTR and AES-CBC on each row ("mode aes-cbc cbc(aes-eip93): ..."),
+ * and their verdicts.
+ */
 void calib_print_table(FILE *f, const struct calib_run *run, const char *prefix);
 
 /**

@@ -35,8 +35,10 @@
 #include "../engine/engine.h"
 #include "../provider/soc.h"
 #include "advice.h"
+#include "calib_modes.h"
 #include "calib_opts.h"
 #include "calib_report.h"
+#include "calib_time.h"
 #include "rows.h"
 
 #ifndef EIP93_VERSION
@@ -60,14 +62,6 @@ struct contender {
 
 static unsigned char key[32], iv[12], aad[AADLEN];
 static unsigned char *pt, *ct, *out, tags[EIP93_CALIB_NSIZES][NSLOTS][16], last_tag[16];
-
-static double now_s(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* One message of @len bytes; 1 on success (decryption authenticated). */
 static int message(EVP_CIPHER_CTX *ctx, int cell, int s, size_t len, int chacha)
@@ -97,39 +91,19 @@ static int measure(const struct contender *c, int cell, int s, unsigned int ms, 
 {
 	EVP_CIPHER_CTX *ctx = c->ctx[cell];
 	size_t len = eip93_calib_sizes[s];
-	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID), t;
+	double t0 = calib_now(CLOCK_MONOTONIC), c0 = calib_now(CLOCK_PROCESS_CPUTIME_ID), t;
 	unsigned long n = 0;
 
 	do {
 		if (!message(ctx, cell, s, len, c->chacha))
 			return -1;
 		n++;
-		t = now_s(CLOCK_MONOTONIC) - t0;
+		t = calib_now(CLOCK_MONOTONIC) - t0;
 	} while (n < 2 || t * 1000.0 < ms);
 	*mbs = (double)len * (double)n / t / 1e6;
-	*cpu = (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e9 / ((double)len * (double)n);
-	/* Decided on what is printed: three decimals. */
-	*mbs = (double)(long long)(*mbs * 1000.0 + 0.5) / 1000.0;
+	*cpu = (calib_now(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e9 / ((double)len * (double)n);
+	*mbs = calib_round3(*mbs); /* decided on what is printed */
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static struct eip93_calib_stat stat_of(double *v, unsigned int n)
-{
-	struct eip93_calib_stat s;
-
-	qsort(v, n, sizeof(*v), cmp_double);
-	s.min = v[0];
-	s.max = v[n - 1];
-	s.med = n % 2 ? v[n / 2]
-		      : (double)(long long)((v[n / 2 - 1] + v[n / 2]) * 500.0 + 0.5) / 1000.0;
-	return s;
 }
 
 static const char *gate_text(OSSL_LIB_CTX *lib, char *buf, size_t len, char *version, size_t vlen)
@@ -150,22 +124,6 @@ static const char *gate_text(OSSL_LIB_CTX *lib, char *buf, size_t len, char *ver
 		snprintf(version, vlen, "%s", v);
 	OSSL_PROVIDER_unload(p);
 	return buf;
-}
-
-/* Messages the engine computed in @lib's eip93 (0 when unknown). */
-static uint64_t engine_messages(OSSL_LIB_CTX *lib)
-{
-	OSSL_PROVIDER *p = OSSL_PROVIDER_load(lib, "eip93");
-	uint64_t v = 0;
-	OSSL_PARAM q[2] = { OSSL_PARAM_construct_uint64("eip93-engine-messages", &v),
-			    OSSL_PARAM_construct_end() };
-
-	if (p == NULL)
-		return 0;
-	if (!OSSL_PROVIDER_get_params(p, q))
-		v = 0;
-	OSSL_PROVIDER_unload(p);
-	return v;
 }
 
 /*
@@ -289,18 +247,6 @@ static int reference(OSSL_LIB_CTX *lib)
 	return 0;
 }
 
-/* The median of @n values, and of their CPU figures. */
-static void store(struct eip93_calib_stat *st, double *stcpu, const double *v, const double *cpu,
-		  unsigned int n)
-{
-	double a[100];
-
-	memcpy(a, v, sizeof(a));
-	*st = stat_of(a, n);
-	memcpy(a, cpu, sizeof(a));
-	*stcpu = stat_of(a, n).med;
-}
-
 /*
  * Every round: every size and row, software, each composition and the
  * ChaCha20-Poly1305 reference (@cha, NULL when absent; only cells 2 and 3,
@@ -309,8 +255,9 @@ static void store(struct eip93_calib_stat *st, double *stcpu, const double *v, c
 static int run_rounds(struct calib_run *run, struct contender *sw, struct contender *eng,
 		      struct contender *cha, const struct calib_opts *o)
 {
-	static double v[CALIB_NCOMP + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
-	static double cpu[CALIB_NCOMP + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][100];
+	static double v[CALIB_NCOMP + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS][CALIB_MAX_ROUNDS];
+	static double cpu[CALIB_NCOMP + 2][EIP93_CALIB_NSIZES][EIP93_CALIB_NCELLS]
+			 [CALIB_MAX_ROUNDS];
 	int nb = 0, idx[CALIB_NCOMP + 2];
 	unsigned int steps, step = 0;
 
@@ -349,13 +296,13 @@ static int run_rounds(struct calib_run *run, struct contender *sw, struct conten
 	fprintf(stderr, isatty(2) ? "\rprogress: 100%%%30s\n" : "progress: 100%%%s\n", "");
 	for (int s = 0; s < EIP93_CALIB_NSIZES; s++)
 		for (int k = 0; k < EIP93_CALIB_NCELLS; k++)
-			store(&run->sw[s][k], &run->sw_cpu[s][k], v[0][s][k], cpu[0][s][k],
-			      o->rounds);
+			calib_store(&run->sw[s][k], &run->sw_cpu[s][k], v[0][s][k], cpu[0][s][k],
+				    o->rounds);
 	run->chacha_ok = cha != NULL;
 	for (int s = 0; cha != NULL && s < EIP93_CALIB_NSIZES; s++)
 		for (int k = 2; k < EIP93_CALIB_NCELLS; k++)
-			store(&run->chacha[s][k - 2], &run->chacha_cpu[s][k - 2], v[nb - 1][s][k],
-			      cpu[nb - 1][s][k], o->rounds);
+			calib_store(&run->chacha[s][k - 2], &run->chacha_cpu[s][k - 2],
+				    v[nb - 1][s][k], cpu[nb - 1][s][k], o->rounds);
 	for (int j = 1; j < nb; j++) {
 		struct eip93_calib_table *t;
 
@@ -368,11 +315,24 @@ static int run_rounds(struct calib_run *run, struct contender *sw, struct conten
 			for (int k = 0; k < EIP93_CALIB_NCELLS; k++) {
 				t->cell[s][k].sw = run->sw[s][k];
 				t->cell[s][k].sw_cpu = run->sw_cpu[s][k];
-				store(&t->cell[s][k].eng, &t->cell[s][k].eng_cpu, v[j][s][k],
-				      cpu[j][s][k], o->rounds);
+				calib_store(&t->cell[s][k].eng, &t->cell[s][k].eng_cpu, v[j][s][k],
+					    cpu[j][s][k], o->rounds);
 			}
 	}
 	return 0;
+}
+
+/* Per engine row, the library context of its first measured composition (AES-CTR/CBC's). */
+static OSSL_LIB_CTX *const *mode_libs(const struct calib_run *run, const struct contender *eng,
+				      OSSL_LIB_CTX **libs)
+{
+	for (int r = 0; r < EIP93_NENGINES; r++) {
+		libs[r] = NULL;
+		for (int j = EIP93_SOC_MAX_COMPS - 1; j >= 0; j--)
+			if (run->comp[r * EIP93_SOC_MAX_COMPS + j].bound)
+				libs[r] = eng[r * EIP93_SOC_MAX_COMPS + j].lib;
+	}
+	return libs;
 }
 
 static void utc_now(char *buf, size_t len)
@@ -418,6 +378,7 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 	cal.min_size = ch.min_size;
 	cal.max_size = ch.engine ? adv_cover_shapes(ch.max_size, &cover) : ch.max_size;
 	snprintf(cal.reason, sizeof(cal.reason), "%s", ch.reason);
+	calib_modes_decide(run, cal.backend, &cal); /* AES-CTR, AES-CBC on the same backend */
 	if (cover != NULL)
 		printf("window %zu-%zu extended to %zu: %s (%d bytes past a winning size)\n",
 		       ch.min_size, ch.max_size, cal.max_size, cover, ADV_COVER);
@@ -456,6 +417,7 @@ int eip93_calibrate_main(int argc, char **argv)
 	static struct calib_run run;
 	const struct eip93_soc *soc = tools_soc();
 	struct contender sw, eng[CALIB_NCOMP], cha;
+	OSSL_LIB_CTX *libs[EIP93_NENGINES];
 	struct calib_opts o;
 	int nbound = 0, rc = 1, ref;
 
@@ -529,7 +491,7 @@ int eip93_calibrate_main(int argc, char **argv)
 				    contender_open(&eng[i], "provider=eip93", cc->name) == 0;
 			/* Every warm-up message must have been the engine's (key checks passed). */
 			if (cc->bound &&
-			    engine_messages(eng[i].lib) <
+			    calib_engine_messages(eng[i].lib) <
 				    (uint64_t)EIP93_CALIB_NSIZES * EIP93_CALIB_NCELLS) {
 				cc->bound = 0;
 				snprintf(cc->gate, sizeof(cc->gate),
@@ -551,7 +513,8 @@ int eip93_calibrate_main(int argc, char **argv)
 	if (!o.dry_run && calib_check_writable(o.output) < 0)
 		goto out;
 	run.rounds = o.rounds;
-	if (run_rounds(&run, &sw, eng, cha.lib != NULL ? &cha : NULL, &o) == 0)
+	if (run_rounds(&run, &sw, eng, cha.lib != NULL ? &cha : NULL, &o) == 0 &&
+	    calib_modes_run(&run, sw.lib, mode_libs(&run, eng, libs), pt, &o) == 0)
 		rc = conclude(&run, &o);
 out:
 	contender_free(&sw);

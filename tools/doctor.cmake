@@ -14,6 +14,8 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/tools/doctor_report.c ${PROJECT_SOURCE_DIR}/tools/rows.c
   ${PROJECT_SOURCE_DIR}/tools/calibrate.c ${PROJECT_SOURCE_DIR}/tools/calib_report.c
   ${PROJECT_SOURCE_DIR}/tools/calib_opts.c ${PROJECT_SOURCE_DIR}/tools/advice.c
+  ${PROJECT_SOURCE_DIR}/tools/advice_tls12.c
+  ${PROJECT_SOURCE_DIR}/tools/calib_modes.c ${PROJECT_SOURCE_DIR}/tools/calib_time.c
   ${PROJECT_SOURCE_DIR}/tools/ktls.c ${PROJECT_SOURCE_DIR}/tools/backend_advice.c
   ${PROJECT_SOURCE_DIR}/detect/dt.c ${PROJECT_SOURCE_DIR}/detect/cpu.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
@@ -33,7 +35,8 @@ install(TARGETS eip93-doctor RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # tools/backend_advice.c).
 if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
   add_executable(test_doctor_advice ${PROJECT_SOURCE_DIR}/test/unit/test_doctor_advice.c
-    ${PROJECT_SOURCE_DIR}/tools/advice.c ${PROJECT_SOURCE_DIR}/tools/ktls.c
+    ${PROJECT_SOURCE_DIR}/tools/advice.c ${PROJECT_SOURCE_DIR}/tools/advice_tls12.c
+    ${PROJECT_SOURCE_DIR}/tools/ktls.c
     ${PROJECT_SOURCE_DIR}/tools/backend_advice.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
     ${PROJECT_SOURCE_DIR}/provider/soc.c)
   eip93_target_flags(test_doctor_advice)

@@ -44,6 +44,7 @@ struct report {
 	struct adv_calib cal;
 	struct eip93_calib file;
 	char comp_path[EIP93_CALIB_TEXT + 16]; /* the winner's speed-line path */
+	char cbc_path[96];		       /* AES-CBC's on the winner's backend */
 	struct adv_speeds speeds;
 	char cal_path[256];
 	struct adv_reco reco;
@@ -181,6 +182,20 @@ static void calib_path(const char *text, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)n, p);
 }
 
+/* The AES-CBC window the provider routes by, as its eip93-status says it. */
+static void gather_cbc(struct report *r, const char *status)
+{
+	const char *cb = strstr(status, "; AES-CBC ");
+	const char *kalg = tools_soc()->mode[EIP93_MODE_CBC];
+
+	tools_comp_path(r->cbc_path, sizeof(r->cbc_path), kalg != NULL ? kalg : "",
+			tools_row(r->file.backend));
+	r->cal.cbc.path = r->cbc_path;
+	r->cal.cbc.known = cb != NULL;
+	r->cal.cbc.engine = cb != NULL && sscanf(cb, "; AES-CBC window %zu-%zu",
+						 &r->cal.cbc.min_size, &r->cal.cbc.max_size) == 2;
+}
+
 static void gather_advice(struct report *r, const struct doctor_state *st)
 {
 	char *t = NULL, err[256];
@@ -200,6 +215,7 @@ static void gather_advice(struct report *r, const struct doctor_state *st)
 		r->cal.min_size = r->file.min_size;
 		r->cal.max_size = r->file.max_size;
 		adv_parse_speeds(t, &r->speeds);
+		gather_cbc(r, st->status);
 	}
 	free(t);
 	adv_recommend(r->cal.present ? &r->speeds : NULL, &r->cal,
@@ -259,6 +275,9 @@ static void print_text(const struct report *r)
 		fact("calibration", r->cal_path);
 		printf("  peer offering both AEADs: %s\n", r->reco.both);
 		printf("  AES-GCM-only peer:        %s\n", r->reco.aes_only);
+		printf("  TLS 1.2 suites:           %s\n", r->reco.tls12);
+		if (r->reco.tls12_measured)
+			printf("  TLS 1.2 peer without AEAD: %s\n", r->reco.cbc_only);
 		if (r->reco.chacha_wins)
 			for (int i = 0; i < 4; i++) {
 				const char *s = adv_server_settings(i);
@@ -356,6 +375,13 @@ static void print_json(const struct report *r, const struct doctor_state *st)
 		jkv("both_peer", r->reco.chacha_wins ? "chacha20-poly1305" : "aes-gcm", 1);
 		jkv("both_text", r->reco.both, 1);
 		jkv("aes_only_text", r->reco.aes_only, 1);
+		if (r->reco.tls12_measured)
+			printf("\"aes_128_cbc_hmac_sha256\":{\"path\":\"%s\",\"mbs\":%.3f,"
+			       "\"cpu_ns_per_byte\":%.3f,\"preferred\":%s},",
+			       r->reco.cbc_engine ? "engine" : "software", r->reco.cbc_mbs,
+			       r->reco.cbc_cpu, r->reco.cbc_wins ? "true" : "false");
+		jkv("tls12_text", r->reco.tls12, 1);
+		jkv("tls12_cbc_only_text", r->reco.cbc_only, 1);
 		printf("\"settings\":{");
 		for (int i = 0; r->reco.chacha_wins && i < 4; i++)
 			jkv(adv_server_names[i], adv_server_settings(i), i < 3);

@@ -5,7 +5,8 @@
 # calibration as an operator runs it (no hook, no OPENSSL_* variable), its
 # window is what its table implies, the provider follows it (openssl speed
 # moves the driver's counter inside the window, not outside) and the doctor
-# reports it.  (In this guest the user-space OpenSSL runs without the CPU's AES
+# reports it; AES-CTR and AES-CBC the same with their own windows, and the
+# doctor's TLS 1.2 suite advice from the calibration's numbers.  (In this guest the user-space OpenSSL runs without the CPU's AES
 # instructions, hidden by eip93_nohwcap, while the simulated engine's kernel
 # code keeps them: the engine wins from a few KiB up, as on an AN7581 with a
 # fast GHASH.)
@@ -54,12 +55,34 @@ if [ "$got" = off ]; then
     [ "$w" = off ] && ok "off: the table of $c implies off" || bad "off, but the table of $c implies $w"
   done
 fi
-if [ "$got" = off ]; then
+# AES-GCM off with AES-CTR or AES-CBC winning opens the gate for them alone.
+open=1
+[ "$got" = off ] && ! grep -qE '^#\+ (ctr|cbc)-window = [0-9]' $CAL && open=0
+if [ "$got" = off ] && [ $open -eq 1 ]; then
+  gate "the provider follows it: AES-GCM off, enabled for AES-CTR/CBC" enabled "enabled: $comp"
+  status "AES-GCM off" "AES-GCM off (calibration: software)"
+elif [ "$got" = off ]; then
   gate "the provider follows it: off" disabled "disabled: calibration ("
 else
   gate "the provider follows it: enabled" enabled "enabled: $comp"
   status "window $got" "window $got bytes (calibration)"
 fi
+# AES-CTR and AES-CBC: measured, each window what its table implies, applied.
+for m in ctr cbc; do
+  M=$(echo $m | tr a-z A-Z)
+  grep -q "^mode aes-$m $m(aes-eip93): 3 rounds" /tmp/calib.out && ok "AES-$M measured" || bad "AES-$M not measured"
+  w=$(sed -n "s/^#+ $m-window = //p" $CAL)
+  want=$(awk -v comp="aes-$m $m(aes-eip93)" -f /opt/eip93/window.awk /tmp/calib.out)
+  [ -n "$w" ] && [ "$w" = "$want" ] && ok "written AES-$M window ($w) is what its table implies" ||
+    bad "AES-$M: written '$w', table $want"
+  if [ $open -eq 1 ]; then
+    case "$w" in
+      off) status "AES-$M off" "AES-$M off (calibration: software)" ;;
+      *) status "AES-$M window $w" "AES-$M window $w bytes (calibration)" ;;
+    esac
+  fi
+done
+cbcw=$(sed -n 's/^#+ cbc-window = //p' $CAL)
 # The reference row and the doctor's recommendation from it.
 grep -q '^reference ChaCha20-Poly1305: measured (never routed)' /tmp/calib.out &&
   [ "$(grep -c '^# speed [0-9]* chacha20-poly1305:software ' $CAL)" -eq 8 ] &&
@@ -74,6 +97,19 @@ case "$both" in
 esac
 grep -q '^  AES-GCM-only peer: *eip93 keeps serving it' /tmp/doctor.out && ok "AES-GCM-only peers: eip93" ||
   bad "no AES-GCM-only line"
+# Which TLS 1.2 suites: AES-128-CBC-SHA256 as eip93 serves it, with the calibration's numbers.
+t12=$(sed -n 's/^  TLS 1.2 suites: *//p' /tmp/doctor.out)
+if [ $open -eq 1 ] && [ "$cbcw" != off ] && [ "${cbcw%-*}" -le 16432 ] && [ "${cbcw#*-}" -ge 16432 ]; then
+  path=engine v=$(awk '$3 == 16384 && $4 == "aes-128-cbc-hmac-sha256:cbc(aes-eip93)" { printf "%.1f", $5 }' $CAL)
+  what="AES-CBC on the engine (eip93, cbc(aes-eip93)) + HMAC-SHA256 in software) $v MB/s"
+else
+  path=software v=$(awk '$3 == 16384 && $4 == "aes-128-cbc-hmac-sha256:software" { printf "%.1f", $5 }' $CAL)
+  what="AES-CBC and HMAC-SHA256 in software) $v MB/s"
+fi
+case "$t12" in
+*"AES-128-CBC-SHA256 ($what"*) ok "TLS 1.2 suites: AES-128-CBC-SHA256 as eip93 serves it ($path, $v MB/s)" ;;
+*) bad "TLS 1.2 suites ($path, $v): $t12" ;;
+esac
 case "$(eip93-doctor --json 2>/dev/null)" in
 *'"recommendation":{"measured":true,'*) ok "--json: the recommendation, measured" ;;
 *) bad "--json" ;;
@@ -100,7 +136,25 @@ else
   d=$(speed_ops 16384)
   [ "$d" -eq 0 ] && ok "off: 16384 bytes stay in software (driver ops +0)" || bad "off: ops +$d"
 fi
-doctor "shows the calibration" "$( [ "$got" = off ] && echo 1 || echo 0)" "calibration            calibrated 20"
+# AES-CBC follows its own window (openssl speed's EVP_Cipher calls).
+cbc_ops() {
+  b=$(ops)
+  openssl speed -elapsed -seconds 1 -bytes "$1" -evp aes-128-cbc >/tmp/speed.out 2>&1
+  echo $(( $(ops) - b ))
+}
+if [ $open -eq 1 ] && [ "$cbcw" != off ]; then
+  lo=${cbcw%-*} hi=${cbcw#*-}
+  d=$(cbc_ops "$lo")
+  [ "$d" -gt 0 ] && ok "AES-CBC inside its window ($lo bytes): driver ops +$d" || { bad "AES-CBC inside: ops +$d"; cat /tmp/speed.out; }
+  if [ "$lo" -gt 1024 ]; then
+    d=$(cbc_ops $((lo - 16)))
+    [ "$d" -eq 0 ] && ok "AES-CBC below its window ($((lo - 16)) bytes): driver ops +0" || bad "AES-CBC below: ops +$d"
+  fi
+elif [ $open -eq 1 ]; then
+  d=$(cbc_ops 16384)
+  [ "$d" -eq 0 ] && ok "AES-CBC off: 16384 bytes stay in software (driver ops +0)" || bad "AES-CBC off: ops +$d"
+fi
+doctor "shows the calibration" "$( [ $open -eq 0 ] && echo 1 || echo 0)" "calibration            calibrated 20"
 sed -i 's/^kernel-release = .*/kernel-release = 0.0.0-other/' $CAL
 gate "stale (another kernel release): enabled, the order" enabled "enabled: $C"
 status "stale: ignored, defaults" "window 4096-32768 bytes (config)" \

@@ -3,6 +3,7 @@
  * eip93-calib-check: where does each payload size go?  Run in the guest.
  *
  * usage: eip93-calib-check SIZE...
+ *        eip93-calib-check --skc ctr|cbc SIZE...
  *        eip93-calib-check --status
  *
  * --status prints the provider's eip93-gate, eip93-status, eip93-window and
@@ -13,6 +14,8 @@
  * (the decryptions must authenticate), printing
  *   size SIZE: driver-ops +N engine-messages +M
  * with the simulated driver's operation counter and eip93's own counter.
+ * --skc does the same with AES-128-CTR or AES-128-CBC (no padding: one
+ * update of whole blocks), each encryption equal to the default provider's.
  * The verdict (inside the window: the engine; outside: nothing) is the
  * calling script's.  Exit status 1 on a wrong result.
  */
@@ -51,7 +54,36 @@ static uint64_t engine_messages(OSSL_PROVIDER *p)
 	return v;
 }
 
-static int check_sizes(int argc, char **argv, OSSL_PROVIDER *p);
+static int check_sizes(int argc, char **argv, OSSL_PROVIDER *p, const char *name);
+
+/* @len bytes of @in through @c (AES-CTR/CBC, padding off) into @out: 1 on success. */
+static int skc_pass(EVP_CIPHER *c, int enc, const unsigned char *in, unsigned char *out, size_t len)
+{
+	static const unsigned char key[16] = { 1, 2, 3 }, iv[16] = { 4, 5, 6 };
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	int n = 0, f = 0, ok;
+
+	ok = x != NULL && EVP_CipherInit_ex2(x, c, key, iv, enc, NULL) &&
+	     EVP_CIPHER_CTX_set_padding(x, 0) && EVP_CipherUpdate(x, out, &n, in, (int)len) &&
+	     EVP_CipherFinal_ex(x, out + n, &f) && (size_t)n + (size_t)f == len;
+	EVP_CIPHER_CTX_free(x);
+	return ok;
+}
+
+/* AES-CTR/CBC: eip93's (the default context's) encryption is software's, and decrypts back. */
+static int one_skc(EVP_CIPHER *c, const unsigned char *buf, unsigned char *out, size_t len)
+{
+	EVP_CIPHER *sw = EVP_CIPHER_fetch(NULL, EVP_CIPHER_get0_name(c), "provider=default");
+	unsigned char *ref = malloc(len);
+	int ok;
+
+	ok = sw != NULL && ref != NULL && skc_pass(sw, 1, buf, ref, len) &&
+	     skc_pass(c, 1, buf, out, len) && memcmp(out, ref, len) == 0 &&
+	     skc_pass(c, 0, out, out, len) && memcmp(out, buf, len) == 0;
+	EVP_CIPHER_free(sw);
+	free(ref);
+	return ok;
+}
 
 static int one(EVP_CIPHER *c, unsigned char *buf, unsigned char *out, size_t len)
 {
@@ -100,35 +132,43 @@ int main(int argc, char **argv)
 		OSSL_PROVIDER_unload(p);
 		return rc;
 	}
-	return check_sizes(argc, argv, p);
+	if (argc >= 3 && strcmp(argv[1], "--skc") == 0)
+		return check_sizes(argc - 2, argv + 2, p,
+				   strcmp(argv[2], "cbc") == 0 ? "AES-128-CBC" : "AES-128-CTR");
+	return check_sizes(argc, argv, p, "AES-128-GCM");
 }
 
-static int check_sizes(int argc, char **argv, OSSL_PROVIDER *p)
+/* @argv[1..]: the sizes, through @name. */
+static int check_sizes(int argc, char **argv, OSSL_PROVIDER *p, const char *name)
 {
-	EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+	EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, name, NULL);
+	int gcm = strcmp(name, "AES-128-GCM") == 0;
 	unsigned char *buf = calloc(1, 65536), *out = calloc(1, 65536 + 16);
 	int rc = 0;
 
 	if (argc < 2 || c == NULL || buf == NULL || out == NULL) {
-		fprintf(stderr, "usage: %s SIZE... (and AES-128-GCM must fetch)\n", argv[0]);
+		fprintf(stderr,
+			"usage: eip93-calib-check [--skc ctr|cbc] SIZE... (and %s must "
+			"fetch)\n",
+			name);
 		EVP_CIPHER_free(c);
 		OSSL_PROVIDER_unload(p);
 		free(buf);
 		free(out);
 		return 2;
 	}
-	printf("AES-128-GCM from %s\n", OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c)));
+	printf("%s from %s\n", name, OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c)));
 	for (int i = 1; i < argc; i++) {
 		size_t len = strtoul(argv[i], NULL, 10);
 		unsigned long long d0 = driver_ops();
 		uint64_t e0 = engine_messages(p);
 
-		if (len == 0 || len > 65536) {
+		if (len == 0 || len > 65536 || (!gcm && len % 16 != 0)) {
 			rc = 2;
 			break;
 		}
 		for (int m = 0; m < 4; m++)
-			if (!one(c, buf, out, len)) {
+			if (!(gcm ? one(c, buf, out, len) : one_skc(c, buf, out, len))) {
 				printf("size %zu: WRONG RESULT\n", len);
 				rc = 1;
 			}

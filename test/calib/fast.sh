@@ -43,7 +43,10 @@ grep -q "$CAL is current; nothing to do" /tmp/ifn.out && ok "--if-needed: curren
   { bad "--if-needed on a current calibration"; cat /tmp/ifn.out; }
 
 echo "# the provider follows the calibration"
-if [ "$got" = off ]; then
+if [ "$got" = off ] && modes_win; then
+  gate "AES-GCM calibrated off, AES-CTR/CBC winning: enabled for them" enabled "enabled: $comp" \
+    "AES-GCM off (calibration: software)" "AES-GCM off (the engine does not beat software: "
+elif [ "$got" = off ]; then
   gate "calibration off: the provider offers nothing" disabled "disabled: calibration ("
 else
   gate "calibrated: enabled with the calibrated window" enabled "enabled: $comp" \
@@ -59,6 +62,44 @@ sed -i -e '/^min-size = /d' -e '/^max-size = /d' -e 's/^verdict = .*/verdict = e
 gate "a calibrated window 8192-49152: enabled with it" enabled "enabled: $comp" \
   "window 8192-49152 bytes (calibration)"
 follows 8192-49152
+
+echo "# AES-CTR and AES-CBC: measured, written, applied"
+for m in ctr cbc; do
+  grep -q "^mode aes-$m $m(aes-eip93): binds, measured" /tmp/calib.out && ok "AES-$m measured" ||
+    bad "AES-$m not measured"
+  want=$(expected_window "aes-$m $m(aes-eip93)")
+  got=$(sed -n "s/^#+ $m-window = //p" /tmp/cal.measured)
+  echo "# AES-$m: the table implies $want; the file says $got"
+  [ "$want" != incomplete ] && [ "$got" = "$want" ] && ok "written AES-$m window ($got) is what its table implies" ||
+    bad "AES-$m: written '$got', the table implies $want"
+  grep -q "^# speed 16384 aes-128-$m:$m(aes-eip93) " /tmp/cal.measured && ok "AES-$m speed lines" ||
+    bad "no AES-$m speed line"
+  # The measured window, applied (the file with verdict engine above keeps the lines).
+  case "$got" in
+    off) gate "AES-$m calibrated off: in the status" enabled "AES-$(echo $m | tr a-z A-Z) off (calibration: software)" ;;
+    *) gate "AES-$m calibrated: its window in the status" enabled "AES-$(echo $m | tr a-z A-Z) window $got bytes (calibration)" ;;
+  esac
+  follows "$got" "$m"
+done
+grep -q "^# speed 16384 aes-128-cbc-hmac-sha256:cbc(aes-eip93) " /tmp/cal.measured &&
+  grep -q "^# speed 16384 aes-128-cbc-hmac-sha256:software " /tmp/cal.measured &&
+  ok "TLS 1.2 CBC record (AES-128-CBC + HMAC-SHA256) measured" || bad "no TLS 1.2 CBC record speed lines"
+# Hand-set: AES-CBC in a window of its own, AES-CTR off, AES-GCM's untouched.
+sed -i -e 's/^#+ cbc-window = .*/#+ cbc-window = 4096-16640/' -e 's/^#+ ctr-window = .*/#+ ctr-window = off/' $CAL
+gate "AES-CBC 4096-16640, AES-CTR off: each mode its own" enabled "window 8192-49152 bytes (calibration)" \
+  "AES-CTR off (calibration: software)" "AES-CBC window 4096-16640 bytes (calibration)"
+follows 4096-16640 cbc
+follows off ctr
+follows 8192-49152
+# A file without the lines (an older eip93-doctor's): AES-CTR/CBC on the config's window.
+sed -i '/^#+ /d' $CAL
+gate "no mode lines: AES-CTR/CBC on the config's window" enabled "window 8192-49152 bytes (calibration)" \
+  "AES-CTR window 4096-32768 bytes (config)" "AES-CBC window 4096-32768 bytes (config)"
+follows 4096-32768 cbc
+eip93-doctor calibrate --if-needed --quick --dry-run >/tmp/ifn.out 2>&1
+grep -q "cbc(aes-eip93) binds but has no window in $CAL (an older eip93-doctor wrote it); calibrating" /tmp/ifn.out ||
+  grep -q "ctr(aes-eip93) binds but has no window in $CAL (an older eip93-doctor wrote it); calibrating" /tmp/ifn.out &&
+  ok "--if-needed: a file without the mode lines is calibrated again" || { bad "--if-needed, no mode lines"; cat /tmp/ifn.out; }
 
 echo "# stale: another kernel release"
 cp /tmp/cal.measured $CAL

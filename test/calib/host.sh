@@ -8,10 +8,12 @@
 # before measuring anything, --dry-run, its numeric options refused unless
 # plain decimal in range, the new config keys' errors (the application keeps
 # working), and engine-backend in a config file choosing the backend the gate
-# probes.
-# usage: host.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
+# probes.  AES-CTR and AES-CBC: measured, their windows written as "#+" lines
+# (what the table implies), read back (each mode's window, off, a file
+# without them, invalid values) and routed by (eip93-calib-check --skc).
+# usage: host.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR CALIB_CHECK
 set -euo pipefail
-doctor=$1 openssl=$2 hooks=$3 data=$4
+doctor=$1 openssl=$2 hooks=$3 data=$4 check=$5
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -68,8 +70,23 @@ for c in "$C" "$N" "$G" 'gcm_base(ctr(aes-eip93),ghash-lib)'; do
   grep -qF "composition $c: 3 rounds" "$tmp/out" && ok "measured $c (the fake engine binds every name)" ||
     bad "not measured: $c"
 done
-[[ $(grep -cE '^ +[0-9]+ +(128|256) +(enc|dec) ' "$tmp/out") -eq 128 ]] && ok "128 table rows (4 x 8 sizes x 4)" ||
-  bad "table rows"
+[[ $(grep -cE '^ +[0-9]+ +(128|256) +(enc|dec) ' "$tmp/out") -eq 192 ]] &&
+  ok "192 table rows (4 compositions and 2 modes x 8 sizes x 4)" || bad "table rows"
+for m in ctr cbc; do
+  grep -qF "mode aes-$m $m(aes-eip93): 3 rounds" "$tmp/out" && ok "AES-${m^^} measured" || bad "AES-${m^^} not measured"
+  got=$(sed -n "s/^#+ $m-window = //p" "$cal")
+  want=$(awk -v comp="aes-$m $m(aes-eip93)" -f "$here/window.awk" "$tmp/out")
+  [[ -n "$got" && "$got" == "$want" ]] && ok "written AES-${m^^} window ($got) is what its table implies" ||
+    bad "AES-${m^^}: written '$got', table implies $want"
+  for b in 128 256; do
+    grep -qE "^# speed 16384 aes-$b-$m:(software|$m\(aes-eip93\)) [0-9.]+ [0-9.]+$" "$cal" &&
+      [[ $(grep -cE "^# speed 16384 aes-$b-$m:" "$cal") -eq 2 ]] &&
+      ok "speed lines of AES-$b-${m^^}: software and the engine" || bad "speed lines of AES-$b-${m^^}"
+  done
+done
+[[ $(grep -cE '^# speed 16384 aes-128-cbc-hmac-sha256:(software|cbc\(aes-eip93\)) [0-9.]+ [0-9.]+$' "$cal") -eq 2 ]] &&
+  ok "TLS 1.2 CBC record (AES-128-CBC + HMAC-SHA256) measured: software and the engine" ||
+  bad "no aes-128-cbc-hmac-sha256 speed lines"
 [[ -f "$cal" ]] && ok "written (parent directories created)" || bad "not written"
 comp=$(sed -n 's/^composition = //p' "$cal")
 verdict=$(sed -n 's/^verdict = //p' "$cal")
@@ -96,10 +113,56 @@ sed -e '/^min-size/d' -e '/^max-size/d' -e 's/^verdict = .*/verdict = engine\nmi
 conf "calibration-file = $tmp/engine.cal"
 [[ "$(gate)" == "enabled: "*"window 2048-49152 bytes (calibration)"* ]] && ok "verdict engine: its window" ||
   bad "engine: $(gate)"
-sed -e '/^min-size/d' -e '/^max-size/d' -e 's/^verdict = .*/verdict = off/' "$cal" >"$tmp/off.cal"
+# skc MODE WINDOW DESC: AES-128-MODE messages go to the engine exactly inside WINDOW (or off).
+skc() {
+  local m=$1 win=$2 lo=1 hi=0 s e out sizes=()
+  [[ $win == off ]] || { lo=${win%-*}; hi=${win#*-}; }
+  for s in 1024 $((lo - 16)) "$lo" "$hi" $((hi + 16)) 65536; do
+    [[ $s -ge 16 && $s -le 65536 ]] && sizes+=("$s")
+  done
+  out=$(OPENSSL_CONF=$tmp/eip93.cnf "$check" --skc "$m" "${sizes[@]}" 2>&1) ||
+    { bad "$3: eip93-calib-check --skc $m failed"; echo "$out"; return; }
+  for s in "${sizes[@]}"; do
+    e=$(sed -n "s/^size $s: .*engine-messages +\([0-9]*\)$/\1/p" <<<"$out" | head -1)
+    if [[ $s -ge $lo && $s -le $hi ]]; then
+      [[ $e -eq 8 ]] || { bad "$3: AES-${m^^} $s bytes: engine +$e (expected 8)"; echo "$out"; return; }
+    else
+      [[ $e -eq 0 ]] || { bad "$3: AES-${m^^} $s bytes: engine +$e (expected software)"; echo "$out"; return; }
+    fi
+  done
+  ok "$3: AES-${m^^} follows $win"
+}
+# Each mode's window from the file: one calibrated, one off; AES-GCM keeps its own.
+sed -e '/^#+ /d' "$tmp/engine.cal" >"$tmp/old.cal"
+{ cat "$tmp/old.cal"; printf '#+ ctr-window = off\n#+ cbc-window = 1024-16640\n'; } >"$tmp/modes.cal"
+conf "calibration-file = $tmp/modes.cal"
+[[ "$(gate)" == "enabled: "*"window 2048-49152 bytes (calibration); AES-CTR off (calibration: software); AES-CBC window 1024-16640 bytes (calibration)"* ]] &&
+  ok "per-mode windows: each in the status" || bad "modes: $(gate)"
+skc cbc 1024-16640 "AES-CBC calibrated"
+skc ctr off "AES-CTR calibrated off"
+# A file without the lines (older): AES-CTR/CBC on the config's window, AES-GCM on the file's.
+conf "calibration-file = $tmp/old.cal"
+[[ "$(gate)" == *"window 2048-49152 bytes (calibration); AES-CTR window 4096-32768 bytes (config); AES-CBC window 4096-32768 bytes (config)"* ]] &&
+  ok "a file without the mode lines: AES-CTR/CBC on the config's window" || bad "old file: $(gate)"
+skc cbc 4096-32768 "a file without the mode lines"
+# Invalid: corrupt, the key named, the engine off.
+sed 's/^#+ cbc-window = .*/#+ cbc-window = 16640-1024/' "$tmp/modes.cal" >"$tmp/badmode.cal"
+conf "calibration-file = $tmp/badmode.cal"
+expect "cbc-window 16640-1024: corrupt, the key named" \
+  "(disabled: calibration file $tmp/badmode.cal is invalid (corrupt: line" "invalid value of cbc-window"
+sed -e '/^min-size/d' -e '/^max-size/d' -e '/^#+ /d' -e 's/^verdict = .*/verdict = off/' "$cal" >"$tmp/off.cal"
 grep -q '^reason = ' "$tmp/off.cal" || echo 'reason = measured slower' >>"$tmp/off.cal"
 conf "calibration-file = $tmp/off.cal"
 expect "verdict off: disabled" "(disabled: calibration ("
+# AES-GCM off, AES-CBC winning: enabled for AES-CBC alone.
+{ cat "$tmp/off.cal"; printf '#+ ctr-window = off\n#+ cbc-window = 1024-16640\n'; } >"$tmp/cbconly.cal"
+conf "calibration-file = $tmp/cbconly.cal"
+[[ "$(gate)" == "enabled: "*"; AES-GCM off (calibration: software); AES-CTR off (calibration: software); AES-CBC window 1024-16640 bytes (calibration)"*"AES-GCM off (the engine does not beat software: "* ]] &&
+  ok "AES-GCM off, AES-CBC winning: enabled for AES-CBC" || bad "cbc only: $(gate)"
+skc cbc 1024-16640 "AES-GCM off, AES-CBC winning"
+out=$(OPENSSL_CONF=$tmp/eip93.cnf "$check" 4096 16384 2>&1) || true
+[[ "$out" == *"size 4096: driver-ops +0 engine-messages +0"*"size 16384: driver-ops +0 engine-messages +0"* ]] &&
+  ok "AES-GCM off, AES-CBC winning: AES-GCM stays in software" || { bad "GCM with cbc only"; echo "$out"; }
 sed 's/^kernel-release = .*/kernel-release = 0.0.0-other/' "$tmp/off.cal" >"$tmp/stale.cal"
 conf "calibration-file = $tmp/stale.cal"
 [[ "$(gate)" == "enabled: $C; window 4096-32768 bytes (config)"*"calibration: stale: ignored ($tmp/stale.cal): measured on kernel 0.0.0-other, this is $(uname -r)"* ]] &&

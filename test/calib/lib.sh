@@ -81,25 +81,30 @@ written_window() {
   echo "$(sed -n 's/^min-size = //p' $CAL)-$(sed -n 's/^max-size = //p' $CAL)"
 }
 
-# follows MIN-MAX|off: messages of each size go to the engine exactly inside the window.
+# modes_win: does the calibration give AES-CTR or AES-CBC a window (the gate
+# then opens for them even when AES-GCM's verdict is off)?
+modes_win() { grep -qE '^#\+ (ctr|cbc)-window = [0-9]' $CAL; }
+
+# follows MIN-MAX|off [ctr|cbc]: messages of each size (AES-128-GCM, or
+# AES-128-CTR/CBC) go to the engine exactly inside the window.
 follows() {
-  win=$1 lo=1 hi=0
+  win=$1 lo=1 hi=0 skc=${2:+--skc $2} what=${2:+AES-$2 }
   [ "$win" = off ] || { lo=${win%-*}; hi=${win#*-}; }
   sizes="1024 2048 4096 8192 16384 32768 49152 65536"
   [ "$win" = off ] || { [ "$lo" -gt 1024 ] && sizes="$sizes $((lo - 16))"; [ "$hi" -lt 65536 ] && sizes="$sizes $((hi + 16))"; }
   # shellcheck disable=SC2086
-  eip93-calib-check $sizes >/tmp/check.out 2>&1 || { bad "eip93-calib-check failed"; cat /tmp/check.out; return; }
+  eip93-calib-check $skc $sizes >/tmp/check.out 2>&1 || { bad "eip93-calib-check failed"; cat /tmp/check.out; return; }
   sed 's/^/   /' /tmp/check.out
   for s in $sizes; do
     line=$(grep "^size $s:" /tmp/check.out)
     d=$(echo "$line" | sed -n 's/.*driver-ops +\([0-9]*\).*/\1/p')
     e=$(echo "$line" | sed -n 's/.*engine-messages +\([0-9]*\).*/\1/p')
     if [ "$s" -ge "$lo" ] && [ "$s" -le "$hi" ]; then
-      [ "${d:-0}" -ge 8 ] && [ "${e:-0}" -eq 8 ] && ok "window $win: $s bytes go to the engine (driver ops +$d)" ||
-        bad "window $win: $s bytes: driver ops +$d, engine messages +$e (expected the engine)"
+      [ "${d:-0}" -ge 8 ] && [ "${e:-0}" -eq 8 ] && ok "${what}window $win: $s bytes go to the engine (driver ops +$d)" ||
+        bad "${what}window $win: $s bytes: driver ops +$d, engine messages +$e (expected the engine)"
     else
-      [ "${d:-1}" -eq 0 ] && [ "${e:-1}" -eq 0 ] && ok "window $win: $s bytes stay in software (driver ops +0)" ||
-        bad "window $win: $s bytes: driver ops +$d, engine messages +$e (expected software)"
+      [ "${d:-1}" -eq 0 ] && [ "${e:-1}" -eq 0 ] && ok "${what}window $win: $s bytes stay in software (driver ops +0)" ||
+        bad "${what}window $win: $s bytes: driver ops +$d, engine messages +$e (expected software)"
     fi
   done
 }

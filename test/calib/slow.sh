@@ -30,6 +30,12 @@ reason=$(sed -n 's/^reason = //p' $CAL)
 echo "$reason" | grep -q 'engine [0-9.]* MB/s .* vs software [0-9.]* MB/s' &&
   ok "its reason has the measured numbers" || bad "reason: $reason"
 grep -q '^verdict: off (software only)' /tmp/calib.out && ok "the tool prints the verdict" || bad "verdict line"
+for m in ctr cbc; do
+  grep -q "^mode aes-$m $m(aes-eip93): binds, measured" /tmp/calib.out && ok "AES-$m measured" || bad "AES-$m not measured"
+  [ "$(expected_window "aes-$m $m(aes-eip93)")" = off ] && [ "$(sed -n "s/^#+ $m-window = //p" $CAL)" = off ] &&
+    ok "AES-$m: its table implies off, the file says off" ||
+    bad "AES-$m: table $(expected_window "aes-$m $m(aes-eip93)"), file $(sed -n "s/^#+ $m-window = //p" $CAL)"
+done
 
 gate "the provider offers nothing, says why with the numbers" disabled \
   "disabled: calibration (" "the engine does not beat software" "MB/s [" "vs software"

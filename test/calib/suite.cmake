@@ -4,9 +4,7 @@
 # table implies and the provider follows it, stale and corrupt files;
 # slowed by the timing model the calibration writes "off" and the provider
 # stays in software; the composition order with a test-only ghash-neon.
-add_executable(eip93-calib-check ${CMAKE_CURRENT_LIST_DIR}/calib_check.c)
-eip93_target_flags(eip93-calib-check)
-target_link_libraries(eip93-calib-check PRIVATE PkgConfig::LIBCRYPTO)
+# eip93-calib-check is host.cmake's (included before this file).
 
 set(CALIB_FILES
   --add $<TARGET_FILE:eip93-doctor>:/usr/bin/eip93-doctor

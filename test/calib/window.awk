@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The window a printed calibration table implies, recomputed from its
-# numbers (awk -v comp=COMPOSITION -f window.awk TABLE): the rule of
+# numbers (awk -v comp=COMPOSITION -f window.awk TABLE; an AES-CTR/CBC
+# table: comp="aes-cbc cbc(aes-eip93)", its "mode" header): the rule of
 # docs/performance.md, independently of the tool's own "row" column.  A row
 # wins when its slowest engine round beats the fastest software round and its
 # median is at least 5% faster (however wide the rounds' spread); a size
@@ -8,6 +9,7 @@
 # sizes (the larger sizes on a tie), its top raised by 256 bytes when a
 # traffic shape lies that close past it.  Prints "off", "MIN-MAX" or "incomplete".
 /^composition / { cur = $2; sub(/:$/, "", cur); next }
+/^mode / { cur = $2 " " $3; sub(/:$/, "", cur); next }
 cur == comp && $1 ~ /^[0-9]+$/ && ($2 == 128 || $2 == 256) && ($3 == "enc" || $3 == "dec") {
   s = $1; smed = $4 + 0; smin = $5 + 0; smax = $6 + 0; emed = $7 + 0; emin = $8 + 0; emax = $9 + 0
   win = smed > 0 && emed > 0 && emin > smax && emed >= smed * 1.05

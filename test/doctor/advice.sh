@@ -6,7 +6,10 @@
 # it (none without a calibration); when ChaCha20-Poly1305 wins, the
 # openssl.cnf settings it prints make a real `openssl s_server` choose
 # ChaCha20-Poly1305 for a client that lists AES-GCM first (TLS 1.3 and
-# 1.2) and still serve an AES-GCM-only client; Options = KTLS is detected;
+# 1.2) and still serve an AES-GCM-only client; which TLS 1.2 suites to
+# prefer (AES-128-CBC-SHA256, its AES-CBC on the engine by the calibration's
+# AES-CBC window or in software, against the AEADs), from the measured row
+# and from a fixed one; Options = KTLS is detected;
 # an error the provider raises while loading is shown where it was raised
 # (the caller of the provider's raise helper, not the helper).
 # usage: advice.sh DOCTOR OPENSSL HOOKS_MODULE_DIR TEST_DATA_DIR
@@ -71,6 +74,46 @@ if command -v python3 >/dev/null; then
   python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["recommendation"]["measured"]' <<<"$json" &&
     ok "--json parses (python3)" || bad "--json does not parse"
 fi
+
+echo "# TLS 1.2 suites: AES-128-CBC-SHA256 against the AEADs"
+n=$(grep -cE '^# speed 16384 aes-128-cbc-hmac-sha256:(software|cbc\(aes-eip93\)) [0-9.]+ [0-9.]+$' "$cal" || true)
+[[ $n -eq 2 ]] && ok "calibration file: AES-128-CBC + HMAC-SHA256 at 16384, software and the engine" ||
+  bad "CBC+HMAC speed lines: $n"
+# This host's calibration (the fake engine loses: AES-GCM off, the provider offers nothing): software CBC.
+t12=$(sed -n 's/^  TLS 1.2 suites: *//p' <<<"$out")
+sw=$(awk '$3 == 16384 && $4 == "aes-128-cbc-hmac-sha256:software" { printf "%.1f", $5 }' "$cal")
+[[ "$t12" == "prefer "*" over AES-128-CBC-SHA256 (AES-CBC and HMAC-SHA256 in software) $sw MB/s"* ||
+  "$t12" == "AES-128-CBC-SHA256 (AES-CBC and HMAC-SHA256 in software) $sw MB/s"*"keep the AEAD suites first"* ]] &&
+  ok "TLS 1.2 suites from the measured row ($sw MB/s)" || { bad "TLS 1.2 line: $t12"; echo "$out"; }
+grep -q "^  TLS 1.2 peer without AEAD: AES-128-CBC-SHA256 (AES-CBC and HMAC-SHA256 in software) $sw MB/s" <<<"$out" &&
+  ok "CBC-only peer: software AES-CBC, said why" || bad "CBC-only line"
+# A fixed calibration: AES-GCM on the engine, AES-CBC's window holding a full record (16432 bytes).
+cp "$cal" "$tmp/cal.measured"
+sed -i -E -e '/^(min-size|max-size|#\+ cbc-window) = /d' -e 's/^verdict = .*/verdict = engine\nmin-size = 4096\nmax-size = 32768\n#+ cbc-window = 4096-16640/' \
+  -e 's/^(# speed 16384 aes-128-gcm:software) .*/\1 44.000 22.500/' \
+  -e 's/^(# speed 16384 chacha20-poly1305:software) .*/\1 190.000 5.250/' \
+  -e 's/^(# speed 16384 aes-128-cbc-hmac-sha256:software) .*/\1 25.000 40.000/' \
+  -e 's/^(# speed 16384 aes-128-cbc-hmac-sha256:cbc\(aes-eip93\)) .*/\1 66.000 15.000/' "$cal"
+comp=$(sed -n 's/^composition = //p' "$cal")
+esc=$(sed 's/[][().*^$]/\\&/g' <<<"$comp")
+sed -i -E "s/^(# speed 16384 aes-128-gcm:$esc) .*/\\1 100.000 9.000/" "$cal"
+out=$("$doctor" 2>&1 || true)
+want="prefer ChaCha20-Poly1305 (ECDHE-*-CHACHA20-POLY1305) 190.0 MB/s over AES-128-CBC-SHA256 (AES-CBC on the engine (eip93, cbc(aes-eip93)) + HMAC-SHA256 in software) 66.0 MB/s, 15.00 CPU ns/B at 16384-byte records: the CBC suite reaches 35% of it"
+grep -qF "  TLS 1.2 suites:           $want" <<<"$out" && grep -qF "AES-128-GCM (eip93 on the engine) 100.0 MB/s" <<<"$out" &&
+  ok "fixed calibration: prefer the AEAD, with the numbers (CBC on the engine)" || { bad "fixed TLS 1.2 line"; echo "$out"; }
+grep -qF "  TLS 1.2 peer without AEAD: AES-128-CBC-SHA256 (AES-CBC on the engine (eip93, cbc(aes-eip93)) + HMAC-SHA256 in software) 66.0 MB/s, 15.00 CPU ns/B; with AES-CBC in software it would be 25.0 MB/s, 40.00 CPU ns/B (eip93 sends these records to the engine by the AES-CBC window 4096-16640)" <<<"$out" &&
+  ok "fixed calibration: CBC-only peers on the engine, against software" || { bad "fixed CBC-only line"; echo "$out"; }
+json=$("$doctor" --json 2>/dev/null || true)
+if command -v python3 >/dev/null; then
+  python3 -c 'import json,sys; r=json.load(sys.stdin)["recommendation"]["aes_128_cbc_hmac_sha256"]; assert r["path"] == "engine" and r["mbs"] == 66.0 and not r["preferred"], r' <<<"$json" &&
+    ok "--json: the CBC suite's path and figures" || { bad "--json CBC"; echo "$json"; }
+fi
+# The window missing the full record: the software row, and why.
+sed -i 's/^#+ cbc-window = .*/#+ cbc-window = 4096-16384/' "$cal"
+out=$("$doctor" 2>&1 || true)
+grep -q "^  TLS 1.2 peer without AEAD: .*in software) 25.0 MB/s.*outside the AES-CBC window" <<<"$out" &&
+  ok "a CBC window without the full record: software, said why" || { bad "outside window"; echo "$out"; }
+cp "$tmp/cal.measured" "$cal"
 
 echo "# ChaCha20-Poly1305 wins: the settings it prints, applied to a real s_server"
 # The host's AES-NI beats ChaCha20; the A53's numbers are the other way round:

@@ -52,7 +52,7 @@ static int same(const struct eip93_calib *a, const struct eip93_calib *b)
 	       strcmp(a->openssl, b->openssl) == 0 && strcmp(a->provider, b->provider) == 0 &&
 	       strcmp(a->composition, b->composition) == 0 && a->engine == b->engine &&
 	       a->min_size == b->min_size && a->max_size == b->max_size &&
-	       strcmp(a->reason, b->reason) == 0;
+	       strcmp(a->reason, b->reason) == 0 && memcmp(a->mode, b->mode, sizeof(a->mode)) == 0;
 }
 
 static void test_roundtrip(void)
@@ -463,8 +463,93 @@ static void test_backend(void)
 	CHECK(strstr(err, "backend given twice") != NULL);
 }
 
+/* Replace @from in @buf by @to into @text. */
+static void subst(const char *buf, const char *from, const char *to, char *text, size_t len)
+{
+	const char *at = strstr(buf, from);
+
+	CHECK(at != NULL);
+	if (at == NULL) {
+		snprintf(text, len, "%s", buf);
+		return;
+	}
+	snprintf(text, len, "%.*s%s%s", (int)(at - buf), buf, to, at + strlen(from));
+}
+
+/*
+ * The per-mode windows: "#+" lines, comments to the providers before them;
+ * a file without them (older) leaves AES-CTR/CBC on the config's window;
+ * "off" puts that mode in software; bad values are corrupt, the key named.
+ */
+static void test_modes(void)
+{
+	static const char *const bad[] = {
+		"#+ cbc-window = 4096",	  "#+ cbc-window = -4096",	"#+ cbc-window = 8192-4096",
+		"#+ cbc-window = 8-4096", "#+ cbc-window = 4096-65537", "#+ cbc-window = 4096-x",
+		"#+ cbc-window = Off",	  "#+ cbc-window = 4096-8192 "
+	};
+	struct eip93_calib a, b;
+	struct eip93_mode_window w[EIP93_CALIB_NMODES];
+	char buf[4096], text[4300], err[256];
+	const int bound[EIP93_CALIB_NMODES] = { 1, 1 };
+
+	/* An older file: no lines, both modes on the config's window. */
+	sample(&a, 1);
+	CHECK(eip93_calib_format(&a, NULL, buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "window") == NULL);
+	CHECK_EQ_INT(parse_str(buf, &b, err, sizeof(err)), 0);
+	CHECK(!b.mode[EIP93_CALIB_CTR].set && !b.mode[EIP93_CALIB_CBC].set);
+	eip93_calib_mode_windows(&b, 4096, 32768, w);
+	CHECK(w[0].from == EIP93_WINDOW_CONFIG && w[0].min_size == 4096 && w[0].max_size == 32768);
+	CHECK(w[1].from == EIP93_WINDOW_CONFIG && w[1].min_size == 4096 && w[1].max_size == 32768);
+	/* A new file: AES-CTR calibrated, AES-CBC off; written as "#+" lines, read back. */
+	a.mode[EIP93_CALIB_CTR] = (struct eip93_calib_window){ 1, 1, 2048, 65536 };
+	a.mode[EIP93_CALIB_CBC] = (struct eip93_calib_window){ 1, 0, 0, 0 };
+	CHECK(eip93_calib_format(&a, "# speed 16384 aes-128-cbc:software 1.0 2.0\n", buf,
+				 sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\n#+ ctr-window = 2048-65536\n#+ cbc-window = off\n") != NULL);
+	CHECK_EQ_INT(parse_str(buf, &b, err, sizeof(err)), 0);
+	CHECK(same(&a, &b));
+	CHECK(b.mode[0].set && b.mode[0].engine && b.mode[0].min_size == 2048 &&
+	      b.mode[0].max_size == 65536);
+	CHECK(b.mode[1].set && !b.mode[1].engine);
+	eip93_calib_mode_windows(&b, 4096, 32768, w);
+	CHECK(w[0].from == EIP93_WINDOW_CALIB && w[0].min_size == 2048 && w[0].max_size == 65536);
+	/* off: no payload fits, the smallest or the largest. */
+	CHECK(w[1].from == EIP93_WINDOW_OFF && w[1].min_size > 65536 && w[1].max_size < 16);
+	text[0] = '\0';
+	eip93_calib_windows_text(w, bound, text, sizeof(text));
+	CHECK(strcmp(text, "; AES-CTR window 2048-65536 bytes (calibration); AES-CBC off "
+			   "(calibration: software)") == 0);
+	/* A later version's "#+" key, and "#+" without a key: comments here. */
+	snprintf(text, sizeof(text), "%s#+ gcm-siv-window = 16-64\n#+ a note\n", buf);
+	CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), 0);
+	/* As a plain key: unknown (an older provider would call it corrupt too). */
+	subst(buf, "#+ cbc-window", "cbc-window", text, sizeof(text));
+	CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "unknown key") != NULL);
+	/* Twice: corrupt. */
+	snprintf(text, sizeof(text), "%s#+ ctr-window = off\n", buf);
+	CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "ctr-window given twice") != NULL);
+	/* Bad values: corrupt, the key and what it needs named, the value not quoted. */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		subst(buf, "#+ cbc-window = off", bad[i], text, sizeof(text));
+		CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "invalid value of cbc-window (expected off or MIN-MAX") != NULL);
+		CHECK(strstr(err, "4096") == NULL && strstr(err, "8192") == NULL);
+		if (strstr(err, "invalid value of cbc-window") == NULL)
+			fprintf(stderr, "  %s: %s\n", bad[i], err);
+	}
+	/* A mode's "off" does not touch the other mode or AES-GCM's window. */
+	subst(buf, "#+ ctr-window = 2048-65536", "#+ ctr-window = off", text, sizeof(text));
+	CHECK_EQ_INT(parse_str(text, &b, err, sizeof(err)), 0);
+	CHECK(b.engine && b.min_size == 8192 && b.max_size == 65536 && !b.mode[0].engine);
+}
+
 int main(void)
 {
+	test_modes();
 	test_roundtrip();
 	test_backend();
 	test_corrupt();

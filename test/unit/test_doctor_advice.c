@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Host unit test of eip93-doctor's recommendation, traffic shapes, kTLS
- * parsing and backend advice (tools/advice.c, tools/ktls.c,
- * tools/backend_advice.c): synthetic calibrations, /proc/crypto texts and
- * kernel facts in, verdicts out.
+ * Host unit test of eip93-doctor's recommendation, its TLS 1.2 suite advice,
+ * traffic shapes, kTLS parsing and backend advice (tools/advice.c,
+ * tools/advice_tls12.c, tools/ktls.c, tools/backend_advice.c): synthetic
+ * calibrations, /proc/crypto texts and kernel facts in, verdicts out.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,7 +66,7 @@ static void test_parse(void)
 static void test_recommend(void)
 {
 	static struct adv_speeds s;
-	struct adv_calib c = { 1, 1, N, 4096, 32768 };
+	struct adv_calib c = { 1, 1, N, 4096, 32768, { 0, 0, 0, 0, NULL } };
 	struct adv_reco r;
 	char buf[16384];
 
@@ -121,6 +121,93 @@ static void test_recommend(void)
 	CHECK(strstr(r.text, "no ChaCha20-Poly1305 row") != NULL);
 }
 
+/* @buf plus the TLS 1.2 CBC record's speed lines: software @sw, the engine @eng (0: none). */
+static void tls12_lines(char *buf, size_t len, double sw, double eng)
+{
+	size_t n = strlen(buf);
+
+	n += (size_t)snprintf(buf + n, len - n,
+			      "# speed 16384 aes-128-cbc-hmac-sha256:software %.3f 30.5\n", sw);
+	if (eng > 0)
+		snprintf(buf + n, len - n,
+			 "# speed 16384 aes-128-cbc-hmac-sha256:cbc(aes-eip93) %.3f 12.5\n", eng);
+}
+
+/*
+ * Which TLS 1.2 suites: AES-128-CBC-SHA256 as eip93 serves it (the engine
+ * where the AES-CBC window holds a full record's 16432 bytes) against
+ * AES-128-GCM as eip93 serves it and ChaCha20-Poly1305.
+ */
+static void test_tls12(void)
+{
+	static struct adv_speeds s;
+	struct adv_calib c = { 1, 1, N, 4096, 32768, { 1, 1, 4096, 16640, "cbc(aes-eip93)" } };
+	struct adv_reco r;
+	char buf[16384];
+
+	/* The published shape: CBC+HMAC at about two thirds of AES-GCM; ChaCha fastest. */
+	speeds(buf, sizeof(buf), 44.0, 190.0, 100.0, 100.0);
+	tls12_lines(buf, sizeof(buf), 25.0, 66.0);
+	adv_parse_speeds(buf, &s);
+	adv_recommend(&s, &c, NULL, &r);
+	CHECK(r.measured && r.tls12_measured && r.cbc_engine && !r.cbc_wins);
+	CHECK(r.cbc_mbs > 65.9 && r.cbc_mbs < 66.1);
+	CHECK(strstr(r.tls12, "prefer ChaCha20-Poly1305 (ECDHE-*-CHACHA20-POLY1305) 190.0 MB/s "
+			      "over AES-128-CBC-SHA256 (AES-CBC on the engine (eip93, "
+			      "cbc(aes-eip93)) + HMAC-SHA256 in software) 66.0 MB/s") != NULL);
+	CHECK(strstr(r.tls12, "reaches 35% of it") != NULL);
+	CHECK(strstr(r.tls12, "AES-128-GCM (eip93 on the engine) 100.0 MB/s") != NULL);
+	CHECK(strstr(r.cbc_only, "with AES-CBC in software it would be 25.0 MB/s") != NULL);
+	CHECK(strstr(r.cbc_only, "AES-CBC window 4096-16640") != NULL);
+
+	/* No ChaCha20 advantage: AES-128-GCM is the AEAD to prefer over the CBC suite. */
+	speeds(buf, sizeof(buf), 44.0, 60.0, 100.0, 100.0);
+	tls12_lines(buf, sizeof(buf), 25.0, 66.0);
+	adv_parse_speeds(buf, &s);
+	adv_recommend(&s, &c, NULL, &r);
+	CHECK(strstr(r.tls12, "prefer AES-128-GCM (ECDHE-*-AES128-GCM-SHA256) 100.0 MB/s over "
+			      "AES-128-CBC-SHA256") != NULL);
+	CHECK(strstr(r.tls12, "reaches 66% of it") != NULL);
+
+	/* A window that misses the full record (16432 bytes): the software CBC row. */
+	c.cbc.max_size = 16384;
+	adv_recommend(&s, &c, NULL, &r);
+	CHECK(r.tls12_measured && !r.cbc_engine && r.cbc_mbs > 24.9 && r.cbc_mbs < 25.1);
+	CHECK(strstr(r.tls12, "AES-CBC and HMAC-SHA256 in software) 25.0 MB/s") != NULL);
+	CHECK(strstr(r.cbc_only, "outside the AES-CBC window") != NULL);
+	c.cbc.max_size = 16640;
+	/* AES-CBC calibrated off: software, and says why. */
+	c.cbc.engine = 0;
+	adv_recommend(&s, &c, NULL, &r);
+	CHECK(!r.cbc_engine && strstr(r.cbc_only, "measured the engine slower") != NULL);
+	c.cbc.engine = 1;
+
+	/* CBC+HMAC faster than both AEADs: said so, and the AEADs still first, with why. */
+	speeds(buf, sizeof(buf), 44.0, 60.0, 50.0, 50.0);
+	tls12_lines(buf, sizeof(buf), 25.0, 80.0);
+	adv_parse_speeds(buf, &s);
+	adv_recommend(&s, &c, NULL, &r);
+	CHECK(r.cbc_wins && r.cbc_engine);
+	CHECK(strstr(r.tls12, "80.0 MB/s, 12.50 CPU ns/B beats AES-128-GCM") != NULL);
+	CHECK(strstr(r.tls12, "keep the AEAD suites first") != NULL);
+	CHECK(strstr(r.tls12, "encrypt-then-MAC") != NULL);
+
+	/* Within 5% of the best AEAD: not a win. */
+	speeds(buf, sizeof(buf), 44.0, 60.0, 50.0, 50.0);
+	tls12_lines(buf, sizeof(buf), 25.0, 62.0);
+	adv_parse_speeds(buf, &s);
+	adv_recommend(&s, &c, NULL, &r);
+	CHECK(!r.cbc_wins && strstr(r.tls12, "prefer ChaCha20-Poly1305") != NULL);
+
+	/* A calibration from before the row: no TLS 1.2 figures, and what to run. */
+	speeds(buf, sizeof(buf), 44.0, 190.0, 100.0, 100.0);
+	adv_parse_speeds(buf, &s);
+	adv_recommend(&s, &c, NULL, &r);
+	CHECK(r.measured && !r.tls12_measured);
+	CHECK(strstr(r.tls12, "no AES-128-CBC + HMAC-SHA256 row") != NULL);
+	CHECK(strstr(r.tls12, "run eip93-doctor calibrate again") != NULL);
+}
+
 static void test_settings(void)
 {
 	const char *ng = adv_server_settings(0), *ha = adv_server_settings(1);
@@ -144,7 +231,7 @@ static void test_settings(void)
 static void test_shapes(void)
 {
 	static struct adv_speeds s;
-	struct adv_calib c = { 1, 1, N, 4096, 32768 };
+	struct adv_calib c = { 1, 1, N, 4096, 32768, { 0, 0, 0, 0, NULL } };
 	struct adv_shape sh[ADV_NSHAPES];
 	char buf[16384];
 
@@ -417,6 +504,7 @@ int main(void)
 {
 	test_parse();
 	test_recommend();
+	test_tls12();
 	test_settings();
 	test_shapes();
 	test_cover();

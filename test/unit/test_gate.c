@@ -357,6 +357,31 @@ static void test_calibration(void)
 	CHECK_EQ_INT(g.window_calibrated, 1);
 	CHECK(strstr(g.calib, "calibrated 2026-12-01T10:00:00Z on 6.1.0") != NULL);
 	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
+	/* A file without the mode lines (older): AES-CTR/CBC on the config's window. */
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CTR].min_size == 4096 && g.skc[EIP93_CALIB_CTR].max_size == 32768);
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CONFIG);
+	/* With them: each mode its own; "off" that mode alone. */
+	cl.cal.mode[EIP93_CALIB_CTR] = (struct eip93_calib_window){ 1, 1, 1024, 49152 };
+	cl.cal.mode[EIP93_CALIB_CBC] = (struct eip93_calib_window){ 1, 0, 0, 0 };
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.min_size, 8192);
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CALIB &&
+	      g.skc[EIP93_CALIB_CTR].min_size == 1024 && g.skc[EIP93_CALIB_CTR].max_size == 49152);
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_OFF &&
+	      g.skc[EIP93_CALIB_CBC].min_size > g.skc[EIP93_CALIB_CBC].max_size);
+	/* Stale: the mode lines are ignored with the rest. */
+	g = decide_k(&cl, "6.12.0");
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CBC].max_size == 32768);
+	/* min-size/max-size in the config win for every mode. */
+	CHECK_EQ_INT(eip93_config_set(&cfg, "max-size", "20000", err, sizeof(err)), 0);
+	g = decide_k(&cl, "6.1.0");
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CONFIG &&
+	      g.skc[EIP93_CALIB_CBC].max_size == 20000 &&
+	      g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_CONFIG);
+	eip93_config_defaults(&cfg);
 
 	/* Current, off: engine off, with the measured reason. */
 	calib_loaded(&cl, KALG_GENERIC, 0);
@@ -365,6 +390,44 @@ static void test_calibration(void)
 	HAS(g, "disabled: calibration (2026-12-01T10:00:00Z");
 	HAS(g, "engine 1.00 MB/s, software 9.00 MB/s");
 	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_OFF);
+
+	/* AES-GCM off, AES-CBC winning: open for AES-CBC, AES-GCM's window empty. */
+	calib_loaded(&cl, KALG_GENERIC, 0);
+	cl.cal.mode[EIP93_CALIB_CBC] = (struct eip93_calib_window){ 1, 1, 16384, 33024 };
+	cl.cal.mode[EIP93_CALIB_CTR] = (struct eip93_calib_window){ 1, 0, 0, 0 };
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 1);
+	CHECK(g.min_size > g.max_size);
+	CHECK(g.skc[EIP93_CALIB_CBC].from == EIP93_WINDOW_CALIB &&
+	      g.skc[EIP93_CALIB_CBC].min_size == 16384 && g.skc[EIP93_CALIB_CBC].max_size == 33024);
+	CHECK(g.skc[EIP93_CALIB_CTR].from == EIP93_WINDOW_OFF);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_APPLIED);
+	CHECK(strstr(g.calib, "AES-GCM off (the engine does not beat software: 16384 B") != NULL);
+	{
+		struct eip93_route_limits lim[EIP93_EMODES];
+		char t[512] = "enabled";
+
+		eip93_gate_limits(&g, lim);
+		CHECK(lim[EIP93_EMODE_AEAD].min_size > lim[EIP93_EMODE_AEAD].max_size);
+		CHECK(lim[EIP93_EMODE_CBC].min_size == 16384 &&
+		      lim[EIP93_EMODE_CBC].max_size == 33024);
+		CHECK(lim[EIP93_EMODE_CTR].min_size > lim[EIP93_EMODE_CTR].max_size);
+		CHECK(eip93_gate_window_text(&g, 1, 1, t, sizeof(t)) == strlen(t));
+		CHECK(strcmp(t, "enabled; AES-GCM off (calibration: software); AES-CTR off "
+				"(calibration: software); AES-CBC window 16384-33024 bytes "
+				"(calibration)") == 0);
+	}
+	/* ... but not when min-size/max-size are in the config: off, as before. */
+	CHECK_EQ_INT(eip93_config_set(&cfg, "max-size", "20000", err, sizeof(err)), 0);
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	CHECK_EQ_INT(g.calib_state, EIP93_GATE_CALIB_OFF);
+	eip93_config_defaults(&cfg);
+	/* Every mode off too: off. */
+	cl.cal.mode[EIP93_CALIB_CBC].engine = 0;
+	g = decide_k(&cl, "6.1.0");
+	CHECK_EQ_INT(g.enabled, 0);
+	HAS(g, "disabled: calibration (2026-12-01T10:00:00Z");
 
 	/* Another kernel release: stale, ignored, defaults, order. */
 	calib_loaded(&cl, KALG_GENERIC, 0);
