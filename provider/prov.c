@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * provider/prov.c owns the OpenSSL boundary: OSSL_provider_init, the
- * provider parameters (name, version, build info, status, gate and
- * counters), reading the configuration once at load (the request built
- * from eip93_config_table), the errors raised to the application, and the
- * capability-gated cipher table (its rows: algs.c).
+ * provider/prov.c owns the OpenSSL boundary: OSSL_provider_init, reading
+ * the configuration once at load (the request built from
+ * eip93_config_table), the gate decided at first need, the errors raised to
+ * the application, and the capability-gated cipher table (its rows:
+ * algs.c).  The provider's own parameters (name, version, build info,
+ * status, gate and counters) are params.c's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@
 #include "config.h"
 #include "errors.h"
 #include "gate.h"
+#include "prov.h"
 
 #ifndef EIP93_VERSION
 #error "EIP93_VERSION must be defined by the build"
@@ -39,51 +41,7 @@
 /* The provider's name: the SoC rows' title (one row today). */
 #define EIP93_LONG_NAME "eip93 AES-GCM offload for %s"
 
-#ifdef EIP93_TEST_HOOKS
-#define EIP93_HOOKS_TEXT "test hooks compiled in"
-#else
-#define EIP93_HOOKS_TEXT "release"
-#endif
-
-/* What the core gave OSSL_provider_init: its handle and the functions used. */
-struct eip93_core {
-	const OSSL_CORE_HANDLE *handle;
-	OSSL_FUNC_core_get_params_fn *get_params;
-	OSSL_FUNC_core_get_libctx_fn *get_libctx;
-	OSSL_FUNC_core_new_error_fn *new_error;
-	OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
-	OSSL_FUNC_core_vset_error_fn *vset_error;
-};
-
-struct eip93_prov {
-	struct eip93_alg_env env; /* must stay first: alg/ reads it from provctx */
-	struct eip93_core core;
-
-	struct eip93_config cfg;
-	char cfg_error[256]; /* empty when the config is valid */
-	char sw_error[400];  /* empty when the delegate resolved */
-	struct eip93_sw_lib sw;
-	struct eip93_stats stats;
-
-	CRYPTO_RWLOCK *gate_lock;
-	atomic_int gate_done;
-	struct eip93_gate gate;
-	struct eip93_calib_load calib;	     /* the calibration file as read at the gate */
-	int test_backend;		     /* test builds: EIP93_TEST_ENGINE's EIP93_BACKEND_* */
-	const struct eip93_engine_row *rows; /* the engine rows the gate may bind on */
-	size_t nrows;
-	char status_text[3072]; /* eip93-status: verdict, window, GHASH, calibration */
-	char window_text[48];	/* eip93-window */
-	char name[sizeof(((struct eip93_gate *)0)->status) + 64];
-	char disabled_text[sizeof(((struct eip93_gate *)0)->status) + 200];
-	char disabled_status_text[3072 + 200];
-	atomic_int disabled_text_ready;
-	OSSL_ALGORITHM ciphers[EIP93_ALGS_MAX + 1];
-};
-
 static OSSL_FUNC_provider_teardown_fn eip93_teardown;
-static OSSL_FUNC_provider_gettable_params_fn eip93_gettable_params;
-static OSSL_FUNC_provider_get_params_fn eip93_get_params;
 static OSSL_FUNC_provider_query_operation_fn eip93_query;
 static OSSL_FUNC_provider_get_reason_strings_fn eip93_reason_strings_fn;
 
@@ -200,7 +158,7 @@ static void gate_texts(struct eip93_prov *p)
 }
 
 /* engine-backend as configured (eip93-engine-backend: what eip93-doctor probes). */
-static const char *engine_backend_text(int backend)
+const char *eip93_prov_backend_text(int backend)
 {
 	const struct eip93_cfg_key *k = &eip93_config_table[EIP93_CFG_ENGINE_BACKEND];
 
@@ -231,7 +189,7 @@ static void bind_modes(struct eip93_prov *p)
 }
 
 /* Decide the gate once per provider instance, at first need. */
-static const struct eip93_gate *gate_get(struct eip93_prov *p)
+const struct eip93_gate *eip93_prov_gate(struct eip93_prov *p)
 {
 	struct eip93_gate_input in;
 	char kernel[128];
@@ -324,157 +282,7 @@ static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *n
 	*no_cache = 0;
 	if (operation_id != OSSL_OP_CIPHER)
 		return NULL;
-	return gate_get(p)->enabled ? p->ciphers : NULL;
-}
-
-#define COUNTER_PREFIX "eip93-software-messages-"
-
-static const OSSL_PARAM eip93_param_types[] = {
-	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-gate", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-backend", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-engine-backend", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-kernel-algorithm", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-status", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-calibration", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-window", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-engine-messages", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-engine-bytes", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-software-messages", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-key-checks-passed", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-key-checks-failed", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-engine-errors", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-engine-faults", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "gate", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "key", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "iv", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "tls", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "size", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "nonce", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "tag", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "aad", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "overlap", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "key-check", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "error", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "replay", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "socket-cap", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "fault", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	/* adaptive routing (alg/adapt.h) */
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "adaptive", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-adaptive-explore-engine", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-adaptive-explore-software", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN("eip93-routing", OSSL_PARAM_UTF8_PTR, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "seccomp", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_DEFN(COUNTER_PREFIX "tag-refused", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
-	OSSL_PARAM_END
-};
-
-/*
- * The gate text once the engine was switched off by errors: written once into
- * the provider's own buffer (a returned UTF-8 pointer must outlive the call).
- */
-static const char *disabled_status(struct eip93_prov *p)
-{
-	if (atomic_load_explicit(&p->disabled_text_ready, memory_order_acquire))
-		return p->disabled_text;
-	if (!CRYPTO_THREAD_write_lock(p->gate_lock))
-		return p->gate.status;
-	if (!atomic_load_explicit(&p->disabled_text_ready, memory_order_relaxed)) {
-		snprintf(p->disabled_text, sizeof(p->disabled_text), "%s; %s", p->gate.status,
-			 p->env.disabled_reason);
-		snprintf(p->disabled_status_text, sizeof(p->disabled_status_text), "%s; %s",
-			 p->status_text, p->env.disabled_reason);
-		atomic_store_explicit(&p->disabled_text_ready, 1, memory_order_release);
-	}
-	CRYPTO_THREAD_unlock(p->gate_lock);
-	return p->disabled_text;
-}
-
-static const OSSL_PARAM *eip93_gettable_params(void *provctx)
-{
-	(void)provctx;
-	return eip93_param_types;
-}
-
-static int set_u64(OSSL_PARAM params[], const char *key, _Atomic uint64_t *c)
-{
-	OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
-
-	return p == NULL || OSSL_PARAM_set_uint64(p, eip93_stat_get(c));
-}
-
-static int set_str(OSSL_PARAM params[], const char *key, const char *v)
-{
-	OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
-
-	return p == NULL || OSSL_PARAM_set_utf8_ptr(p, v);
-}
-
-static int eip93_get_params(void *provctx, OSSL_PARAM params[])
-{
-	struct eip93_prov *p = provctx;
-	struct eip93_stats *st = &p->stats;
-	OSSL_PARAM *q;
-	char key[64];
-
-	const char *gate_text, *status_text;
-
-	gate_get(p);
-	gate_text = p->gate.status;
-	status_text = p->status_text;
-
-	if (atomic_load_explicit(&p->env.engine_disabled, memory_order_acquire)) {
-		gate_text = disabled_status(p);
-		if (atomic_load_explicit(&p->disabled_text_ready, memory_order_acquire))
-			status_text = p->disabled_status_text;
-	}
-
-	if (!set_str(params, OSSL_PROV_PARAM_NAME, p->name) ||
-	    !set_str(params, OSSL_PROV_PARAM_VERSION, EIP93_VERSION) ||
-	    !set_str(params, OSSL_PROV_PARAM_BUILDINFO,
-		     "eip93 " EIP93_VERSION " (" EIP93_HOOKS_TEXT
-		     ", built with " OPENSSL_VERSION_TEXT ")") ||
-	    !set_str(params, "eip93-gate", gate_text) ||
-	    !set_str(params, "eip93-backend", p->gate.enabled ? p->env.engine->name : "") ||
-	    !set_str(params, "eip93-engine-backend", engine_backend_text(p->cfg.backend)) ||
-	    !set_str(params, "eip93-kernel-algorithm", p->cfg.kalg) ||
-	    !set_str(params, "eip93-status", status_text) ||
-	    !set_str(params, "eip93-calibration", p->gate.calib) ||
-	    !set_str(params, "eip93-window", p->window_text))
-		return 0;
-	q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
-	if (q != NULL && !OSSL_PARAM_set_int(q, 1))
-		return 0;
-	if (!set_u64(params, "eip93-engine-messages", &st->engine_messages) ||
-	    !set_u64(params, "eip93-engine-bytes", &st->engine_bytes) ||
-	    !set_u64(params, "eip93-key-checks-passed", &st->key_checks_passed) ||
-	    !set_u64(params, "eip93-key-checks-failed", &st->key_checks_failed) ||
-	    !set_u64(params, "eip93-engine-errors", &st->engine_errors) ||
-	    !set_u64(params, "eip93-engine-faults", &st->engine_faults))
-		return 0;
-	q = OSSL_PARAM_locate(params, "eip93-software-messages");
-	if (q != NULL) {
-		uint64_t total = 0;
-
-		for (int r = EIP93_SW_GATE; r < EIP93_SW_NREASONS; r++)
-			total += eip93_stat_get(&st->sw_by_reason[r]);
-		if (!OSSL_PARAM_set_uint64(q, total))
-			return 0;
-	}
-	for (int r = EIP93_SW_GATE; r < EIP93_SW_NREASONS; r++) {
-		snprintf(key, sizeof(key), COUNTER_PREFIX "%s", eip93_sw_reason_name(r));
-		if (!set_u64(params, key, &st->sw_by_reason[r]))
-			return 0;
-	}
-	/* adaptive routing (alg/adapt.h) */
-	if (!set_u64(params, "eip93-adaptive-explore-engine", &st->adapt_explore_engine) ||
-	    !set_u64(params, "eip93-adaptive-explore-software", &st->adapt_explore_sw) ||
-	    !set_str(params, "eip93-routing", p->env.adapt != NULL ? "adaptive" : "fixed"))
-		return 0;
-	return 1;
+	return eip93_prov_gate(p)->enabled ? p->ciphers : NULL;
 }
 
 static const OSSL_ITEM *eip93_reason_strings_fn(void *provctx)
