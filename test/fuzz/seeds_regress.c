@@ -7,6 +7,7 @@
  * regression case").
  */
 #include "seeds_build.h"
+#include "seeds_skc.h"
 
 /* Review defect: TLS fixed IV, a whole IV by init, one record, then a generic message. */
 void r_tls_record_then_generic(struct sb *s)
@@ -148,6 +149,84 @@ void r_copy_after_empty_update(struct sb *s)
 	s->n += fz_encode_op(s->b + s->n, FZ_MSG, 0xc4, 0x79, 0x7e, 0x0000, 0x2600);
 	s->n += fz_encode_op(s->b + s->n, FZ_SWITCH, 0x70, 0x38, 0x7b, 0x128b, 0x8000);
 	s->n += fz_encode_op(s->b + s->n, FZ_SSH, 0, 0, 1, 0x7f00, 0x40fe);
+}
+
+/* AES-CTR and AES-CBC (the builders share seeds_skc.h with seeds_skc.c). */
+
+/*
+ * Found by the fuzzer: a CBC context keyed in one direction, then an init
+ * without a key in the other, then whole blocks in the engine's window.
+ * OpenSSL sets the AES key schedule only when it is given a key, so the
+ * default provider decrypts (or encrypts) with the other direction's
+ * schedule: garbage, but its answer; eip93 sends the message to the engine,
+ * whose transform for that direction computes the real decryption: every
+ * output byte differs.  The same after a decrypting key and an encrypting
+ * init, or with no IV.
+ */
+void r_cbc_direction_without_key(struct sb *s)
+{
+	sh(s, CBC_W, 0, 0, none, 250);
+	sop(s, FZS_INIT, SI_IV | SI_DEC, 0, IV_A, 0, 0);
+	sop(s, FZS_DATA, 0, D_JUNK, 0, 8192, SH_EXACT);
+}
+
+/*
+ * Found by the fuzzer: a CBC context given a num (CBC does not use it, but
+ * keeps and reports it), then whole blocks in the engine's window: eip93
+ * brings its delegate to the message's end by an init with the running IV,
+ * which sets num to 0; the default provider still answers 5.
+ */
+void r_cbc_num_after_engine(struct sb *s)
+{
+	sh(s, CBC_W, 0, 0, none, 251);
+	sop(s, FZS_SETTER, 1, 3, 0, 0, 0); /* EVP_CIPHER_CTX_set_num(5) */
+	sop(s, FZS_DATA, 0, D_PT, 0, 8192, SH_EXACT);
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+}
+
+/*
+ * Found by the fuzzer: a set_params that fails part-way (num 255: past
+ * the block) after the delegate took tls-version and tls-mac-size from it.
+ * eip93 stops trusting its shadow, but the next init with an IV trusts it
+ * again without the TLS state; the default provider then takes each
+ * decryption as a record and strips a 16-byte MAC (8176 bytes out), eip93
+ * sends it to the engine (8192 out).
+ */
+void r_skc_partial_set_params(struct sb *s)
+{
+	sh(s, CTR_W, 0, START_DEC, none, 252);
+	sop(s, FZS_PARAMS, 2 | 8 | 16, 1 << 2 | 1 << 4, 7, 0, 0);
+	msg(s, M_DEC | M_RE(0), M_PARTS(1), IV_B, 8192, SH_EXACT);
+}
+
+/*
+ * Found by the fuzzer: decrypting CBC with padding, an update that ends on
+ * a block boundary (the delegate holds that block back), padding turned
+ * off, then whole blocks: the default provider releases the held block
+ * with them (8208 bytes); eip93 counts the delegate's buffer by the padding
+ * now in force, finds none, and the engine's 8192 bytes come out alone.
+ */
+void r_cbc_padding_off_held_block(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 253);
+	sop(s, FZS_DATA, 0, D_PT, 0, 48, SH_EXACT);
+	sop(s, FZS_SETTER, 0, 0, 0, 0, 0); /* EVP_CIPHER_CTX_set_padding(0) */
+	sop(s, FZS_DATA, 0, D_PT, 0, 8192, SH_EXACT);
+}
+
+/*
+ * Found by the fuzzer: after an engine message (eip93 then answers "iv"
+ * itself: its delegate's original IV is the one the message ended on), an
+ * init with a new IV and a num AES-CTR refuses: the delegate takes the IV
+ * before it refuses the parameter, so the default provider answers the new
+ * IV; eip93 still answers the old one.
+ */
+void r_skc_failed_init_iv(struct sb *s)
+{
+	sh(s, CTR_W, 0, 0, none, 254);
+	sop(s, FZS_DATA, 0, D_PT, 0, 8192, SH_EXACT);
+	sop(s, FZS_INIT, SI_IV | SI_KEEP | SI_API(3), SI_PNUM, IV_B | SI_NUM(5), 0, 0);
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
 }
 
 /*
