@@ -63,19 +63,24 @@ static const char *const shapes[] = { "whole blocks", "whole blocks", "exact", "
 static void describe_init(const struct fz_op *op, char *b, size_t n)
 {
 	static const char *const keys[] = { "key#0 ", "key#1 ", "key#2 ", "key#3 " };
-	int ks = (op->f2 >> 2) & 3;
+	int ks = (op->f2 >> 2) & 3, params = ((op->f1 >> 5) & 3) == 3;
 
-	snprintf(b, n, "init by %s(%s%s%s dir=%s%s%s%s%s%s num=%d pad=%d)",
-		 inits[(op->f1 >> 5) & 3], op->f1 & 1 ? "cipher " : "",
-		 op->f1 & 2 ? keys[op->f2 & 3] : "", op->f1 & 4 ? ivsel[op->f3 & 7] : "",
-		 dirs[(op->f1 >> 3) & 3],
-		 ks != 0 ? (ks == 1   ? " AES-128"
-			    : ks == 2 ? " AES-192"
-				      : " AES-256")
-			 : "",
-		 op->f2 & 0x10 ? " other-mode" : "", op->f2 & 0x20 ? " +padding" : "",
-		 op->f2 & 0x40 ? " +num" : "", op->f2 & 0x80 ? " +unknown" : "", (op->f3 >> 3) & 15,
-		 op->f3 >> 7);
+	snprintf(b, n, "init by %s(%s%s%s%sdir=%s", inits[(op->f1 >> 5) & 3],
+		 op->f1 & 1 ? "cipher " : "", op->f1 & 2 ? keys[op->f2 & 3] : "",
+		 op->f1 & 4 ? ivsel[op->f3 & 7] : "", op->f1 & 4 ? " " : "",
+		 dirs[(op->f1 >> 3) & 3]);
+	/* The key size and mode count with a cipher only, the parameters with init_ex2's. */
+	if ((op->f1 & 1) && ks != 0)
+		snprintf(b + strlen(b), n - strlen(b), " AES-%d", 64 + 64 * ks);
+	if ((op->f1 & 1) && (op->f2 & 0x10))
+		snprintf(b + strlen(b), n - strlen(b), " other-mode");
+	if (params && (op->f2 & 0x20))
+		snprintf(b + strlen(b), n - strlen(b), " padding=%d", op->f3 >> 7);
+	if (params && (op->f2 & 0x40))
+		snprintf(b + strlen(b), n - strlen(b), " num=%d", (op->f3 >> 3) & 15);
+	if (params && (op->f2 & 0x80))
+		snprintf(b + strlen(b), n - strlen(b), " unknown=7");
+	snprintf(b + strlen(b), n - strlen(b), ")");
 }
 
 static void describe_params(const struct fz_op *op, char *b, size_t n)
