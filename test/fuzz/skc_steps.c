@@ -244,8 +244,22 @@ int fzs_update(struct fz_side *sd, const char *what, int api, unsigned char *out
 	       const unsigned char *in, size_t inl, size_t *outl)
 {
 	EVP_CIPHER_CTX *x = fz_ctx(sd);
-	int r, ol = -7, enc = fz_model(sd)->enc;
+	const struct fz_model *m = fz_model(sd);
+	int r, ol = -7, enc = m->enc;
 
+	/*
+	 * OpenSSL 3.0 and 3.5 take a decrypting AES-CBC update in place with a
+	 * TLS 1.1+ tls-version as a record and strip its explicit IV block
+	 * without a length check: with 0 bytes the length wraps and it reads
+	 * before the buffer (either side; a SEGV when the buffer starts a
+	 * mapping).  Never asked, as EVP_Cipher without a cipher is not.
+	 */
+	if (api != 2 && inl == 0 && in == out && m->smode == 1 && m->tls_on) {
+		fz_log(&sd->tr, "empty TLS record left out: OpenSSL reads before it", 0, -1, NULL,
+		       0);
+		*outl = 0;
+		return 0;
+	}
 	if (api == 2) {
 		r = fz_evp_cipher(x, out, in, inl);
 		fz_log(&sd->tr, what, r, -1, NULL, 0);
