@@ -40,9 +40,9 @@ struct eip93_alg_env {
 	 * bound on the gate's road; "": not served by the engine.
 	 */
 	char skc_kalg[2][64];
-	unsigned int max_sockets;	       /* process-wide AF_ALG socket cap */
-	unsigned int timeout_ms;	       /* socket send/receive timeout */
-	unsigned int max_faults;	       /* wrong engine results after which it is off */
+	unsigned int max_sockets;    /* process-wide AF_ALG socket cap */
+	unsigned int timeout_ms;     /* socket send/receive timeout */
+	unsigned int max_faults;     /* wrong engine results after which it is off */
 	int verify;		     /* check every engine result (test builds may turn it off) */
 	unsigned int tag_check;	     /* kernel AES-GCM: 1 in N tags recomputed (0: none) */
 	atomic_int engine_available; /* gate open and engine not disabled */

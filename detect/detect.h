@@ -114,7 +114,8 @@ int eip93_kprobe_aead(const char *name);
 
 /*
  * eip93_kprobe_alg() - can an AF_ALG socket of @name's type bind to it: an
- * "skcipher" for an AES-CTR name ("ctr(...)"), else an "aead".  0 or -errno.
+ * "skcipher" for an AES-CTR, -CBC or -ECB name ("ctr(...)", "cbc(...)",
+ * "ecb(...)"), else an "aead".  0 or -errno.
  */
 int eip93_kprobe_alg(const char *name);
 

@@ -45,7 +45,12 @@ int eip93_kprobe_aead(const char *name)
 
 const char *eip93_kprobe_type(const char *name)
 {
-	return strncmp(name, "ctr(", 4) == 0 ? "skcipher" : "aead";
+	static const char *const skciphers[] = { "ctr(", "cbc(", "ecb(" };
+
+	for (size_t i = 0; i < sizeof(skciphers) / sizeof(skciphers[0]); i++)
+		if (strncmp(name, skciphers[i], 4) == 0)
+			return "skcipher";
+	return "aead";
 }
 
 int eip93_kprobe_alg(const char *name)

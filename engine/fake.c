@@ -23,7 +23,6 @@
 #include <openssl/params.h>
 
 #include "engine.h"
-#include "fake_int.h"
 
 #define BLOCK EIP93_FAKE_BLOCK
 /* The driver the fake stands in for: the EIP93's AES-CTR and AES-CBC, the kernel GCMs over CTR. */
@@ -188,7 +187,8 @@ static int fake_probe(const char *kalg)
 	if (eip93_fake_planned(EIP93_FAKE_PROBE, &p))
 		return p.kind == EIP93_FAKE_ERRNO && p.err != 0 ? -p.err : -ENOENT;
 	return strncmp(kalg, FAKE_GCM_PREFIX, sizeof(FAKE_GCM_PREFIX) - 1) == 0 ||
-			       strcmp(kalg, FAKE_DRIVER_CTR) == 0 || strcmp(kalg, FAKE_DRIVER_CBC) == 0
+			       strcmp(kalg, FAKE_DRIVER_CTR) == 0 ||
+			       strcmp(kalg, FAKE_DRIVER_CBC) == 0
 		       ? 0
 		       : -ENOENT;
 }
@@ -332,8 +332,8 @@ unsigned char *eip93_fake_snapshot(const unsigned char *out, size_t len)
 }
 
 /* SKIP: the chosen blocks of @out get back what @prior says they held before. */
-void eip93_fake_unwrite(const struct eip93_fake_plan *p, const unsigned char *prior, unsigned char *out,
-		    size_t len)
+void eip93_fake_unwrite(const struct eip93_fake_plan *p, const unsigned char *prior,
+			unsigned char *out, size_t len)
 {
 	size_t first, last;
 
@@ -343,7 +343,7 @@ void eip93_fake_unwrite(const struct eip93_fake_plan *p, const unsigned char *pr
 }
 
 void eip93_fake_keystream_fault(const struct eip93_fake_plan *p, const unsigned char *ks,
-			    unsigned char *d, size_t len, const struct eip93_engine_msg *m)
+				unsigned char *d, size_t len, const struct eip93_engine_msg *m)
 {
 	size_t first, last;
 	unsigned char mask = p->mask != 0 ? p->mask : 0x01;

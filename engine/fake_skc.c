@@ -15,7 +15,7 @@
  * request's effective keystream (input XOR the right output) is what the
  * plan's keystream, nowrite, tail, page, tagmask and skip faults change.
  */
-#include "fake_int.h"
+#include "fake.h"
 
 #include <errno.h>
 #include <stdatomic.h>

@@ -30,11 +30,11 @@
 #define BLK EIP93_SKC_BLK
 #define PAGE EIP93_ENGINE_PAGE
 #define EDGE 64 /* a cache line of the Cortex-A53 */
-#define EDGE_BLKS (EDGE / BLK)
-#define NPAGES (EIP93_ROUTE_MAX_SIZE_CEIL / PAGE)
+#define EDGE_BLKS ((size_t)EDGE / BLK)
+#define NPAGES ((size_t)EIP93_ROUTE_MAX_SIZE_CEIL / PAGE)
 /* The most blocks one message checks: head, tail, a window per boundary, one random. */
-#define MAXPICK (2 * EDGE_BLKS + EIP93_ENGINE_MAX_PHASES * NPAGES * (2 * EDGE_BLKS + 1) + 1)
-#define SHORT (4 * EDGE_BLKS) /* below this many blocks, every one */
+#define MAXPICK (2 * EDGE_BLKS + (size_t)EIP93_ENGINE_MAX_PHASES * NPAGES * (2 * EDGE_BLKS + 1) + 1)
+#define SHORT ((size_t)4 * EDGE_BLKS) /* below this many blocks, every one */
 
 /* Block @i once into @pick (@n so far), if it is in the message (@nb blocks). */
 static void pick_one(size_t *pick, size_t *n, size_t nb, size_t i)
@@ -77,7 +77,7 @@ int eip93_skc_check(struct eip93_cctx *c, int cbc, int enc, const unsigned char 
 		    const struct eip93_engine_pages *pg, const unsigned char *a,
 		    const unsigned char *b, size_t len)
 {
-	unsigned char (*in)[BLK], (*want)[BLK];
+	unsigned char(*in)[BLK], (*want)[BLK];
 	size_t pick[MAXPICK], nb = len / BLK, n;
 	int r, got;
 

@@ -23,8 +23,8 @@
 
 #define BLK EIP93_SKC_BLK
 #define KAT_PAGE 4096
-#define KAT_BEFORE_PAGE 48		  /* the message starts this far before a page boundary */
-#define KAT_BLKS ((size_t)8)		  /* 128 bytes, across that boundary */
+#define KAT_BEFORE_PAGE 48   /* the message starts this far before a page boundary */
+#define KAT_BLKS ((size_t)8) /* 128 bytes, across that boundary */
 
 #ifdef EIP93_TEST_HOOKS
 static int quirk_off(const char *name)
@@ -95,14 +95,17 @@ static int same(const unsigned char *a, const unsigned char *b, size_t n)
 static int sw_blocks(struct eip93_cctx *c, const unsigned char *iv, const unsigned char *in,
 		     unsigned char *out, size_t n)
 {
+	static const unsigned char zero[BLK];
+	const unsigned char *prev = iv != NULL ? iv : zero; /* the chain (none: zeros) */
 	unsigned char x[BLK];
 	int got, ok = 1;
 
 	for (size_t i = 0; ok && i < n; i++) {
 		for (size_t j = 0; j < BLK; j++)
-			x[j] = (unsigned char)(in[i * BLK + j] ^
-					       (iv == NULL ? 0 : i == 0 ? iv[j] : out[(i - 1) * BLK + j]));
+			x[j] = (unsigned char)(in[i * BLK + j] ^ prev[j]);
 		ok = EVP_EncryptUpdate(c->key.ecb, out + i * BLK, &got, x, BLK) && got == BLK;
+		if (iv != NULL)
+			prev = out + i * BLK;
 	}
 	OPENSSL_cleanse(x, sizeof(x));
 	return ok ? 0 : -ENOMEM;

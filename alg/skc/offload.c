@@ -32,16 +32,13 @@ void eip93_skc_reset(struct eip93_skc_shadow *sh, unsigned int num)
 {
 	sh->fed = 0;
 	sh->num0 = num;
+	sh->bufsz = 0;
 }
 
-/* CBC: the bytes the delegate buffers after its updates took sh->fed. */
+/* CBC: the bytes the delegate buffers. */
 static size_t cbc_bufsz(const struct eip93_skc_shadow *sh)
 {
-	size_t r = sh->fed % BLK;
-
-	if (sh->fed == 0)
-		return 0;
-	return r == 0 && !sh->enc && sh->pad ? BLK : r;
+	return sh->bufsz;
 }
 
 /* The delegate's running IV into the shadow (the lazy half of following it); 1 or 0. */
@@ -60,11 +57,16 @@ static int ask_iv(struct skc_ctx *ctx)
 	return ok;
 }
 
+int eip93_skc_iv_now(struct skc_ctx *ctx)
+{
+	return !ctx->sh.stale || ask_iv(ctx);
+}
+
 void eip93_skc_followed(struct skc_ctx *ctx, int oneshot, int ok, const unsigned char *in,
 			size_t inl)
 {
 	struct eip93_skc_shadow *sh = &ctx->sh;
-	size_t k = inl < BLK ? inl : BLK; /* @in: the last k bytes the call took */
+	size_t k; /* the bytes of @in: the last min(@inl, 16) the call took */
 
 	if (!ok) {
 		sh->known = 0; /* a refused call may have moved some of its state */
@@ -78,6 +80,13 @@ void eip93_skc_followed(struct skc_ctx *ctx, int oneshot, int ok, const unsigned
 	sh->fed += inl;
 	if (!ctx->cbc)
 		return;
+	/*
+	 * ossl_cipher_generic_block_update(): whole blocks go through, the rest
+	 * is buffered; decrypting with padding, a last whole block is held back.
+	 */
+	k = (sh->bufsz + inl) % BLK;
+	sh->bufsz = k != 0 ? k : !sh->enc && sh->pad ? BLK : 0;
+	k = inl < BLK ? inl : BLK;
 	memmove(sh->tail, sh->tail + k, BLK - k);
 	memcpy(sh->tail + BLK - k, in, k);
 }
@@ -115,7 +124,8 @@ static int requests(struct skc_ctx *ctx, const unsigned char *iv, const unsigned
 	int r;
 
 	if (!ctx->cbc && eip93_skc_split_ctr()) {
-		low = (uint64_t)iv[12] << 24 | (uint64_t)iv[13] << 16 | (uint64_t)iv[14] << 8 | iv[15];
+		low = (uint64_t)iv[12] << 24 | (uint64_t)iv[13] << 16 | (uint64_t)iv[14] << 8 |
+		      iv[15];
 		if (((uint64_t)1 << 32) - low < len / BLK)
 			first = (((uint64_t)1 << 32) - low) * BLK;
 	}
@@ -132,12 +142,23 @@ static int requests(struct skc_ctx *ctx, const unsigned char *iv, const unsigned
 	return r;
 }
 
+int eip93_skc_run(struct skc_ctx *ctx, const unsigned char *src, unsigned char *dst, size_t len)
+{
+	struct eip93_engine_pages pg = { 0 };
+	int r = requests(ctx, ctx->sh.iv, src, dst, len, &pg);
+
+	if (r == 0)
+		r = eip93_skc_check(&ctx->base, ctx->cbc, ctx->sh.enc, ctx->sh.iv, &pg, src, dst,
+				    len);
+	return r == -EBADMSG ? EIP93_ENGINE_WRONG : r;
+}
+
 /*
  * The delegate where software alone would be after the engine's @len bytes:
  * an init (same direction, no key) with the IV @next, and the block @hold
  * fed to it to hold back (CBC decryption with padding; NULL: none).
  */
-static int sync_delegate(struct skc_ctx *ctx, const unsigned char *next, const unsigned char *hold)
+int eip93_skc_sync(struct skc_ctx *ctx, const unsigned char *next, const unsigned char *hold)
 {
 	const struct eip93_sw_impl *sw = ctx->base.sw;
 	struct eip93_skc_shadow *sh = &ctx->sh;
@@ -158,6 +179,15 @@ static int sync_delegate(struct skc_ctx *ctx, const unsigned char *next, const u
 	if (hold != NULL) {
 		memcpy(sh->tail, hold, BLK);
 		sh->fed = BLK;
+		sh->bufsz = BLK;
+	}
+	if (ok && ctx->cbc && sh->cbcnum != 0) { /* the init reset the num it keeps */
+		OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &sh->cbcnum),
+				    OSSL_PARAM_construct_end() };
+
+		ERR_set_mark();
+		ok = sw->set_ctx_params(ctx->base.swctx, p);
+		ERR_pop_to_mark();
 	}
 	if (!ok)
 		sh->known = 0;
@@ -175,30 +205,32 @@ static int skc_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len
 {
 	struct skc_ctx *ctx = skc_of(c);
 	struct eip93_skc_shadow *sh = &ctx->sh;
-	struct eip93_engine_pages pg = { 0 };
 	size_t held = ctx->cbc && !io->oneshot ? cbc_bufsz(sh) : 0, total = held + io->inl;
 	int keep = ctx->cbc && !io->oneshot && !sh->enc && sh->pad; /* the last block stays */
 	const unsigned char *src = io->in, *next;
 	unsigned char *buf, *dst;
-	int r;
+	int r, direct;
 
-	buf = eip93_cctx_scratch(c, held != 0 ? 2 * total : len);
-	if (buf == NULL)
+	/*
+	 * Out of place (the route allows no partial overlap), the caller's
+	 * output is the engine's destination; in place, or after a held block,
+	 * a buffer of the context's.
+	 */
+	direct = held == 0 && io->out != io->in;
+	buf = direct ? NULL : eip93_cctx_scratch(c, held != 0 ? 2 * total : len);
+	if (!direct && buf == NULL)
 		return -ENOMEM;
 	if (held != 0) { /* the held block, then the input: one message */
 		memcpy(buf, sh->tail, BLK);
 		memcpy(buf + BLK, io->in, io->inl);
 		src = buf;
 	}
-	dst = held != 0 ? buf + total : buf;
+	dst = direct ? io->out : held != 0 ? buf + total : buf;
 	memcpy(dst, src, len);
-	r = requests(ctx, sh->iv, src, dst, len, &pg);
-	if (r == 0) {
-		r = eip93_skc_check(c, ctx->cbc, sh->enc, sh->iv, &pg, src, dst, len);
-		if (r == -EBADMSG)
-			r = EIP93_ENGINE_WRONG;
-	}
+	r = eip93_skc_run(ctx, src, dst, len);
 	if (r != 0) {
+		if (direct) /* nothing of it stays: software writes the output again */
+			OPENSSL_cleanse(dst, len);
 		eip93_cctx_release(c, 1);
 		return r;
 	}
@@ -207,15 +239,16 @@ static int skc_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t len
 
 		memcpy(ctr, sh->iv, BLK);
 		ctr_add(ctr, len / BLK);
-		r = sync_delegate(ctx, ctr, NULL);
+		r = eip93_skc_sync(ctx, ctr, NULL);
 		OPENSSL_cleanse(ctr, sizeof(ctr));
 	} else {
 		/* The chain: the last ciphertext block the engine read or wrote. */
 		next = sh->enc ? dst + len - BLK : src + len - BLK;
-		r = sync_delegate(ctx, next, keep ? src + len : NULL);
+		r = eip93_skc_sync(ctx, next, keep ? src + len : NULL);
 	}
 	if (r) {
-		memcpy(io->out, dst, len);
+		if (!direct)
+			memcpy(io->out, dst, len);
 		*io->outl = len;
 	} else { /* the delegate refused the IV it just had: the call fails, as it would have */
 		io->done = 1;
@@ -256,6 +289,8 @@ static int continuable(struct skc_ctx *ctx, int oneshot, size_t inl, size_t *len
 	if (!ctx->cbc)
 		return (sh->num0 + sh->fed) % BLK == 0;
 	*held = cbc_bufsz(sh);
+	if (sh->enc != sh->key_enc) /* the delegate's key schedule is the other direction's */
+		return 0;
 	if (oneshot || sh->enc || !sh->pad) /* EVP_Cipher too: the sync empties the buffer */
 		return *held == 0;
 	/* Decrypting with padding: the delegate holds the last block back. */
@@ -286,7 +321,7 @@ int eip93_skc_data(struct skc_ctx *ctx, int oneshot, unsigned char *out, size_t 
 	if (m.iv_usable && ctx->sh.stale &&
 	    (len < lim->min_size || len > lim->max_size || !ask_iv(ctx)))
 		m.iv_usable = 0;
-	m.enc = 1; /* no tag */
+	m.enc = 1;		     /* no tag */
 	m.ivlen = EIP93_ROUTE_IVLEN; /* the IV's length is the shadow's question here */
 	m.len = len;
 	m.room = outsize >= len;

@@ -60,23 +60,30 @@ static const OSSL_PARAM *cbc_settable_ctx(void *vctx, void *provctx)
 	return eip93_cipher_settable_ctx(vctx, provctx, &eip93_cipher_aes_cbc);
 }
 
-#define FN(id, f) { id, (void (*)(void))(f) }
+#define FN(id, f)                                                                                  \
+	{                                                                                          \
+		id, (void (*)(void))(f)                                                            \
+	}
 #define SKC_TABLE(mode, bits)                                                                      \
-	{ FN(OSSL_FUNC_CIPHER_NEWCTX, mode##_newctx##bits),                                        \
-	  FN(OSSL_FUNC_CIPHER_FREECTX, eip93_skc_freectx),                                         \
-	  FN(OSSL_FUNC_CIPHER_DUPCTX, eip93_skc_dupctx),                                           \
-	  FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, eip93_skc_einit),                                      \
-	  FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, eip93_skc_dinit),                                      \
-	  FN(OSSL_FUNC_CIPHER_UPDATE, eip93_skc_update),                                           \
-	  FN(OSSL_FUNC_CIPHER_FINAL, eip93_skc_final),                                             \
-	  FN(OSSL_FUNC_CIPHER_CIPHER, eip93_skc_cipher),                                           \
-	  FN(OSSL_FUNC_CIPHER_GET_PARAMS, mode##_get_params##bits),                                \
-	  FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, eip93_cipher_gettable_params),                      \
-	  FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, eip93_skc_get_ctx_params),                           \
-	  FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, eip93_skc_set_ctx_params),                           \
-	  FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, mode##_gettable_ctx),                           \
-	  FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, mode##_settable_ctx),                           \
-	  { 0, NULL } }
+	{                                                                                          \
+		FN(OSSL_FUNC_CIPHER_NEWCTX, mode##_newctx##bits),                                  \
+			FN(OSSL_FUNC_CIPHER_FREECTX, eip93_skc_freectx),                           \
+			FN(OSSL_FUNC_CIPHER_DUPCTX, eip93_skc_dupctx),                             \
+			FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, eip93_skc_einit),                        \
+			FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, eip93_skc_dinit),                        \
+			FN(OSSL_FUNC_CIPHER_UPDATE, eip93_skc_update),                             \
+			FN(OSSL_FUNC_CIPHER_FINAL, eip93_skc_final),                               \
+			FN(OSSL_FUNC_CIPHER_CIPHER, eip93_skc_cipher),                             \
+			FN(OSSL_FUNC_CIPHER_GET_PARAMS, mode##_get_params##bits),                  \
+			FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, eip93_cipher_gettable_params),        \
+			FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, eip93_skc_get_ctx_params),             \
+			FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, eip93_skc_set_ctx_params),             \
+			FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, mode##_gettable_ctx),             \
+			FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, mode##_settable_ctx),             \
+		{                                                                                  \
+			0, NULL                                                                    \
+		}                                                                                  \
+	}
 
 static const OSSL_DISPATCH ctr_functions[3][15] = { SKC_TABLE(ctr, 128), SKC_TABLE(ctr, 192),
 						    SKC_TABLE(ctr, 256) };

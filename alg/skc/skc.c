@@ -32,8 +32,8 @@ void *eip93_skc_newctx(void *provctx, int cbc, size_t ks)
 	ctx->sh.known = 1;
 	ctx->sh.pad = 1;
 	eip93_engine_key_init(&ctx->dek);
-	if (!eip93_cctx_init(&ctx->base, provctx, cbc ? &eip93_cipher_aes_cbc : &eip93_cipher_aes_ctr,
-			     ks)) {
+	if (!eip93_cctx_init(&ctx->base, provctx,
+			     cbc ? &eip93_cipher_aes_cbc : &eip93_cipher_aes_ctr, ks)) {
 		eip93_cctx_free(&ctx->base);
 		OPENSSL_free(ctx);
 		return NULL;
@@ -49,6 +49,7 @@ void eip93_skc_freectx(void *vctx)
 		return;
 	eip93_key_forget(&ctx->base);
 	eip93_cctx_free(&ctx->base);
+	eip93_skc_tls_forget(ctx);
 	OPENSSL_clear_free(ctx, sizeof(*ctx));
 }
 
@@ -65,6 +66,15 @@ void *eip93_skc_dupctx(void *vctx)
 		return NULL;
 	dst->cbc = src->cbc;
 	dst->sh = src->sh;
+	if (src->mac_ours && src->maclen > 0) { /* the last record's MAC, its own copy */
+		dst->mac = OPENSSL_memdup(src->mac, src->maclen);
+		if (dst->mac == NULL) {
+			OPENSSL_free(dst);
+			return NULL;
+		}
+		dst->maclen = src->maclen;
+	}
+	dst->mac_ours = src->mac_ours;
 	eip93_engine_key_init(&dst->dek);
 	if (!eip93_cctx_dup(&dst->base, &src->base)) {
 		eip93_cctx_free(&dst->base);
@@ -74,27 +84,63 @@ void *eip93_skc_dupctx(void *vctx)
 	return dst;
 }
 
-/* The parameters the delegate accepted, as they change its state (the first of each key). */
+/*
+ * The parameters the delegate took, as they change its state (the first of
+ * each key), in the order it applies them (padding, TLS version, MAC size,
+ * num: ossl_cipher_generic_set_ctx_params()), stopping where it stops: at
+ * the first it cannot read or refuses, after the ones before it took.
+ */
 static void follow_params(struct skc_ctx *ctx, const OSSL_PARAM params[])
 {
 	struct eip93_skc_shadow *sh = &ctx->sh;
 	const OSSL_PARAM *p;
 	unsigned int v;
+	size_t sz;
 
 	if (params == NULL)
 		return;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING);
-	if (p != NULL && OSSL_PARAM_get_uint(p, &v))
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_uint(p, &v))
+			return;
 		sh->pad = v != 0;
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM);
-	if (p != NULL && OSSL_PARAM_get_uint(p, &v) && !ctx->cbc)
-		eip93_skc_reset(sh, v); /* CTR's position in its block (CBC keeps it unused) */
+	}
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION);
-	if (p != NULL && OSSL_PARAM_get_uint(p, &v)) {
-		sh->tls = v > 0; /* records: their state is not followed (until the next IV) */
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_uint(p, &v))
+			return;
+		sh->tls = v > 0; /* records: the buffer is not followed (until the next IV) */
+		sh->tlsver = v;
 		if (sh->tls)
 			sh->known = 0;
 	}
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE);
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_size_t(p, &sz))
+			return;
+		sh->tlsmacsize = sz;
+	}
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM);
+	if (p != NULL && OSSL_PARAM_get_uint(p, &v) && v < (ctx->cbc ? BLK : 1u)) {
+		if (ctx->cbc)
+			sh->cbcnum = v; /* unused by CBC, but kept and answered */
+		else
+			eip93_skc_reset(sh, v); /* CTR's position in its block */
+	}
+}
+
+/* The delegate's key length (its cipher's), for a failed init's post-mortem; 0 if unknown. */
+static size_t delegate_keylen(struct skc_ctx *ctx)
+{
+	size_t n = 0;
+	OSSL_PARAM p[2] = { OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &n),
+			    OSSL_PARAM_construct_end() };
+
+	ERR_set_mark();
+	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, p))
+		n = 0;
+	ERR_pop_to_mark();
+	return n;
 }
 
 static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size_t keylen,
@@ -102,7 +148,7 @@ static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size
 {
 	const struct eip93_sw_impl *sw = ctx->base.sw;
 	struct eip93_skc_shadow *sh = &ctx->sh;
-	int ok;
+	int ok, iv_ok, key_ok;
 
 	/*
 	 * CBC without an IV starts again from the original IV (OpenSSL 1.1.1's
@@ -117,29 +163,38 @@ static int skc_init(struct skc_ctx *ctx, int enc, const unsigned char *key, size
 		ok = sw->einit(ctx->base.swctx, key, keylen, iv, ivlen, params);
 	else
 		ok = sw->dinit(ctx->base.swctx, key, keylen, iv, ivlen, params);
-	sh->enc = enc; /* taken first, whatever fails after */
-	if (!ok) {
-		sh->known = 0;
-		if (key != NULL)
-			eip93_key_forget(&ctx->base);
-		return 0;
-	}
-	if (key != NULL)
-		eip93_key_take(&ctx->base, key, keylen);
-	if (iv != NULL) {
+	/*
+	 * What the delegate took, in its order (cipher_generic_init_internal()):
+	 * the direction, buffer and num reset first; the IV; the key (its
+	 * length is the cipher's); the parameters.  A failure stops it there.
+	 */
+	sh->enc = enc;
+	sh->cbcnum = 0;
+	eip93_skc_reset(sh, 0);
+	iv_ok = iv == NULL || ivlen == BLK;
+	key_ok = iv_ok && (key == NULL || ok || keylen == delegate_keylen(ctx));
+	if (iv != NULL && iv_ok) {
 		memmove(sh->oiv, iv, BLK); /* may be sh->oiv itself */
 		memcpy(sh->iv, sh->oiv, BLK);
 		sh->iv_set = 1;
 		sh->oiv_stale = 0;
 		sh->stale = 0;
 		sh->known = 1;
-	} else if (ctx->cbc && sh->iv_set) {
+	} else if (iv == NULL && ctx->cbc && sh->iv_set) {
 		memcpy(sh->iv, sh->oiv, BLK);
 		sh->stale = 0;
 	}
-	eip93_skc_reset(sh, 0);
-	follow_params(ctx, params);
-	return 1;
+	if (key != NULL && key_ok) {
+		eip93_key_take(&ctx->base, key, keylen);
+		sh->key_enc = enc; /* CBC's key schedule is this direction's */
+	} else if (key != NULL) {
+		eip93_key_forget(&ctx->base);
+	}
+	if (iv_ok && key_ok)
+		follow_params(ctx, params);
+	if (!ok)
+		sh->known = 0;
+	return ok;
 }
 
 int eip93_skc_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -160,6 +215,8 @@ int eip93_skc_update(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 	struct skc_ctx *ctx = vctx;
 	int ok;
 
+	if (ctx->sh.tls && inl > 0)
+		return eip93_skc_tls_record(ctx, out, outl, outsize, in, inl);
 	if (in != NULL && out != NULL && inl > 0)
 		return eip93_skc_data(ctx, 0, out, outl, outsize, in, inl);
 	ok = ctx->base.sw->update(ctx->base.swctx, out, outl, outsize, in, inl);
@@ -177,7 +234,7 @@ int eip93_skc_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
 		ctx->sh.known = 0;
 	} else if (ctx->cbc) {
 		ctx->sh.stale = 1; /* the last block went through the chain */
-		eip93_skc_reset(&ctx->sh, 0);
+		ctx->sh.bufsz = 0;
 	}
 	return ok;
 }
@@ -202,7 +259,8 @@ int eip93_skc_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	struct skc_ctx *ctx = vctx;
 	OSSL_PARAM *p;
 
-	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params))
+	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params) ||
+	    !eip93_skc_tls_mac(ctx, params))
 		return 0;
 	/* The delegate's original IV is an engine message's last: the original is ours. */
 	if (ctx->sh.oiv_stale && (p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
@@ -217,7 +275,8 @@ int eip93_skc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	struct skc_ctx *ctx = vctx;
 
 	if (!ctx->base.sw->set_ctx_params(ctx->base.swctx, params)) {
-		ctx->sh.known = 0; /* it applies them one by one: some may have taken */
+		follow_params(ctx, params); /* it applies them one by one: some took */
+		ctx->sh.known = 0;
 		return 0;
 	}
 	follow_params(ctx, params);

@@ -28,13 +28,18 @@ struct eip93_skc_shadow {
 	int known;
 	int enc;			  /* the delegate's direction (its last init's) */
 	int pad;			  /* CBC padding on (the default) */
-	int tls;			  /* tls-version set: every record in software */
+	int tls;			  /* tls-version set: each update is a record (tls.c) */
+	unsigned int tlsver;		  /* ... that version */
+	size_t tlsmacsize;		  /* tls-mac-size: the MAC a record ends with (0: EtM) */
 	int iv_set;			  /* an init has set an IV */
 	int stale;			  /* @iv moved in software since: ask the delegate */
 	unsigned char iv[EIP93_SKC_BLK];  /* its running IV: CBC's chain, CTR's counter */
 	unsigned char oiv[EIP93_SKC_BLK]; /* what "iv" answers: the last IV an init set */
 	int oiv_stale;			  /* its own oiv is not @oiv (a sync re-init set it) */
 	unsigned int num0;		  /* CTR: its num at the last reset */
+	unsigned int cbcnum;		  /* CBC: the num a parameter set (kept, unused) */
+	int key_enc;			  /* CBC: the direction its key schedule was made for */
+	size_t bufsz;			  /* CBC: the bytes it buffers */
 	size_t fed;			  /* bytes its updates (CTR: and ciphers) took since then */
 	unsigned char tail[EIP93_SKC_BLK]; /* CBC: the last 16 bytes its updates took */
 };
@@ -45,8 +50,12 @@ struct skc_ctx {
 	struct eip93_skc_shadow sh;
 	/* AES-CBC: the key's decryption transform (base.key.ek encrypts); kat.c. */
 	struct eip93_engine_key dek;
-	int split_dir;		/* decryptions on @dek (the direction workaround) */
-	int engine_msg;		/* the message under way went to the engine (offload.c) */
+	int split_dir;	/* decryptions on @dek (the direction workaround) */
+	int engine_msg; /* the message under way went to the engine (offload.c) */
+	/* A record the engine decrypted: its MAC (tls-mac answers it while @mac_ours). */
+	unsigned char *mac;
+	size_t maclen;
+	int mac_ours;
 };
 
 static inline struct skc_ctx *skc_of(struct eip93_cctx *c)
@@ -82,6 +91,31 @@ void eip93_skc_followed(struct skc_ctx *ctx, int oneshot, int ok, const unsigned
 			size_t inl);
 /* offload.c: the shadow after a reset of the delegate's buffer and counter position. */
 void eip93_skc_reset(struct eip93_skc_shadow *sh, unsigned int num);
+/* offload.c: the delegate's running IV into the shadow if it may have moved; 1 or 0. */
+int eip93_skc_iv_now(struct skc_ctx *ctx);
+/*
+ * offload.c: @len bytes of @src through the engine into @dst, which holds a
+ * copy of them, from the running IV, and checked; 0, EIP93_ENGINE_WRONG or
+ * -errno.
+ */
+int eip93_skc_run(struct skc_ctx *ctx, const unsigned char *src, unsigned char *dst, size_t len);
+/*
+ * offload.c: the delegate where software alone would be: an init with the
+ * running IV @next, and @hold (NULL: none) fed to it to hold back; 1 or 0.
+ */
+int eip93_skc_sync(struct skc_ctx *ctx, const unsigned char *next, const unsigned char *hold);
+
+/*
+ * tls.c: one TLS 1.2 record (tls-version set), routed: the engine (its CBC,
+ * then the padding and MAC handled here as the default provider does) or
+ * the delegate.  The call's answer.
+ */
+int eip93_skc_tls_record(struct skc_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize,
+			 const unsigned char *in, size_t inl);
+/* tls.c: the record's MAC, released (cleansed). */
+void eip93_skc_tls_forget(struct skc_ctx *ctx);
+/* tls.c: answer tls-mac from the last record if the engine did it; 1, or 0 (the delegate's). */
+int eip93_skc_tls_mac(struct skc_ctx *ctx, OSSL_PARAM params[]);
 
 /* kat.c: the row's key hooks. */
 int eip93_skc_key_init(struct eip93_cctx *ctx);

@@ -25,6 +25,7 @@ if(EIP93_CRYPTODEV_SRC AND EXISTS "${EIP93_CRYPTODEV_SRC}/crypto/cryptodev.h" AN
   eip93_guest_test(cryptodev ${CMAKE_CURRENT_LIST_DIR}/guest.sh
     --module ${CDEV_KMOD}/cryptodev.ko
     --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff
+    --add $<TARGET_FILE:eip93-skc-diff>:/usr/bin/eip93-skc-diff
     --add $<TARGET_FILE:eip93-cdev-check>:/usr/bin/eip93-cdev-check
     --add $<TARGET_FILE:eip93-cdev-proc>:/usr/bin/eip93-cdev-proc
     --add $<TARGET_FILE:eip93-seccomp-check>:/usr/bin/eip93-seccomp-check

@@ -172,8 +172,13 @@ rose() {
   if [ "$1" = exactly ]; then [ "$3" -eq "$2" ]; else [ "$3" -ge "$2" ]; fi
 }
 counted gcm "$GCM_DRV" "$GCM_DRV is byte-identical to OpenSSL AES-GCM" "at least" "GCM operation" GCM
+# The ctr client's carry case crosses a 32-bit counter wrap: the full 128-bit
+# counter for it (bug_ctr32, the engine's counter without carry, default 1,
+# is guest_sim_modes' to prove).
+echo 0 >"$P/bug_ctr32"
 counted ctr "$DRV" "skcipher $DRV is byte-identical to OpenSSL AES-CTR" exactly "skcipher request" \
   skcipher
+echo 1 >"$P/bug_ctr32"
 
 ops0=$(param ops)
 run gcm "gcm(aes)" single

@@ -1,21 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * eip93-cavp: run NIST CAVP AES-GCM response files (gcmEncryptExtIV*.rsp,
- * gcmDecrypt*.rsp, as shipped by Debian's python3-cryptography-vectors)
- * through the AES-GCM that a property query selects (default
- * "provider=eip93": the provider under test, and nothing else).
+ * eip93-cavp: run NIST CAVP response files through the ciphers that a
+ * property query selects (default "provider=eip93": the provider under
+ * test, and nothing else):
  *
- *   eip93-cavp [--props QUERY] [--expect-provider NAME] FILE.rsp...
+ *   AES-GCM  gcmEncryptExtIV*.rsp, gcmDecrypt*.rsp (here)
+ *   AES-CBC  CBC{GFSbox,KeySbox,VarKey,VarTxt,MMT}*.rsp (cavp_skc.c)
+ *   AES-CTR  aes-{128,192,256}-ctr.txt, RFC 3686's vectors in the same
+ *            format (cavp_skc.c)
  *
- * Encrypt files: every vector is encrypted (ciphertext and the tag of the
- * section's length must match) and decrypted back.  Decrypt files: a vector
- * with PT is decrypted (plaintext must match) and encrypted; a FAIL vector
- * must be refused at EVP_DecryptFinal_ex and release no plaintext.  Every
- * IV length of the files is used (EVP_CTRL_AEAD_SET_IVLEN), every tag
- * length.  Prints one summary line per file and a total; exit status 0
- * only when every vector passed and at least one vector was run.
+ * as Debian's python3-cryptography-vectors ships them; the mode is told by
+ * the file's name.
+ *
+ *   eip93-cavp [--props QUERY] [--expect-provider NAME|-] [--min-engine N] FILE...
+ *
+ * GCM encrypt files: every vector is encrypted (ciphertext and the tag of
+ * the section's length must match) and decrypted back.  Decrypt files: a
+ * vector with PT is decrypted (plaintext must match) and encrypted; a FAIL
+ * vector must be refused at EVP_DecryptFinal_ex and release no plaintext.
+ * Every IV length of the files is used (EVP_CTRL_AEAD_SET_IVLEN), every tag
+ * length.  Prints one summary line per file and a total, and, when the
+ * ciphers came from eip93, its engine-message counter ("eip93 engine
+ * messages: N"); exit status 0 only when every vector passed, at least one
+ * vector was run and (--min-engine) eip93 counted at least N engine
+ * messages.
  */
+#include "cavp.h"
+
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +36,11 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 #include <openssl/provider.h>
 
-#define MAX_BIN 4096
+#define MAX_BIN CAVP_MAX_BIN
+#define MAX_CIPHERS 9
 
 struct vec {
 	unsigned char key[32], iv[MAX_BIN], pt[MAX_BIN], ct[MAX_BIN], aad[MAX_BIN], tag[16];
@@ -34,13 +49,10 @@ struct vec {
 	long count;
 };
 
-struct totals {
-	long vectors, ops, fail_vectors, errors;
-};
-
 static const char *props = "provider=eip93";
 static const char *expect_provider = "eip93";
-static EVP_CIPHER *ciphers[3];
+static EVP_CIPHER *ciphers[MAX_CIPHERS];
+static size_t nciphers;
 
 static int hexval(int c)
 {
@@ -52,8 +64,7 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Parse hex into out (capacity cap); returns the length or -1. */
-static long parse_hex(const char *s, unsigned char *out, size_t cap)
+long cavp_hex(const char *s, unsigned char *out, size_t cap)
 {
 	size_t n = 0;
 
@@ -73,33 +84,56 @@ static long parse_hex(const char *s, unsigned char *out, size_t cap)
 	return (long)n;
 }
 
+EVP_CIPHER *cavp_cipher(const char *name)
+{
+	EVP_CIPHER *c;
+	const char *pname;
+
+	for (size_t i = 0; i < nciphers; i++)
+		if (EVP_CIPHER_is_a(ciphers[i], name))
+			return ciphers[i];
+	if (nciphers == MAX_CIPHERS)
+		return NULL;
+	c = EVP_CIPHER_fetch(NULL, name, props);
+	if (c == NULL) {
+		fprintf(stderr, "eip93-cavp: cannot fetch %s with \"%s\"\n", name, props);
+		ERR_print_errors_fp(stderr);
+		return NULL;
+	}
+	pname = OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c));
+	if (expect_provider != NULL && strcmp(pname, expect_provider) != 0) {
+		fprintf(stderr, "eip93-cavp: %s comes from provider %s, not %s\n", name, pname,
+			expect_provider);
+		EVP_CIPHER_free(c);
+		return NULL;
+	}
+	ciphers[nciphers++] = c;
+	return c;
+}
+
 static EVP_CIPHER *cipher_for(size_t keylen)
 {
 	static const char *const names[3] = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" };
 	int i = keylen == 16 ? 0 : keylen == 24 ? 1 : keylen == 32 ? 2 : -1;
 
-	if (i < 0)
-		return NULL;
-	if (ciphers[i] == NULL) {
-		const char *pname;
+	return i < 0 ? NULL : cavp_cipher(names[i]);
+}
 
-		ciphers[i] = EVP_CIPHER_fetch(NULL, names[i], props);
-		if (ciphers[i] == NULL) {
-			fprintf(stderr, "eip93-cavp: cannot fetch %s with \"%s\"\n", names[i],
-				props);
-			ERR_print_errors_fp(stderr);
-			return NULL;
-		}
-		pname = OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(ciphers[i]));
-		if (expect_provider != NULL && strcmp(pname, expect_provider) != 0) {
-			fprintf(stderr, "eip93-cavp: %s comes from provider %s, not %s\n", names[i],
-				pname, expect_provider);
-			EVP_CIPHER_free(ciphers[i]);
-			ciphers[i] = NULL;
-			return NULL;
-		}
+int cavp_line(FILE *f, char *line, size_t cap, const char *file, long *lineno)
+{
+	size_t l;
+
+	if (fgets(line, (int)cap, f) == NULL)
+		return 0;
+	(*lineno)++;
+	l = strlen(line);
+	if (l == cap - 1 && line[l - 1] != '\n') {
+		fprintf(stderr, "eip93-cavp: %s:%ld: line too long\n", file, *lineno);
+		return -1;
 	}
-	return ciphers[i];
+	while (l > 0 && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' '))
+		line[--l] = '\0';
+	return 1;
 }
 
 /*
@@ -152,7 +186,7 @@ static void report(const char *file, const struct vec *v, const char *what)
 		v->taglen, what);
 }
 
-static int run_vector(const char *file, const struct vec *v, struct totals *t)
+static int run_vector(const char *file, const struct vec *v, struct cavp_totals *t)
 {
 	static unsigned char out[MAX_BIN], tag[16];
 	int rc;
@@ -211,7 +245,7 @@ static int set_field(const char *file, long lineno, const char *line, struct vec
 	}
 #define FIELD(name, buf, lenvar, flag)                                                             \
 	if (strncmp(line, name " ", sizeof(name)) == 0) {                                          \
-		n = parse_hex(eq + 1, buf, sizeof(buf));                                           \
+		n = cavp_hex(eq + 1, buf, sizeof(buf));                                            \
 		if (n < 0)                                                                         \
 			goto bad;                                                                  \
 		lenvar = (size_t)n;                                                                \
@@ -231,13 +265,13 @@ bad:
 	return 0;
 }
 
-static int run_file(const char *file, struct totals *all)
+static int gcm_file(const char *file, struct cavp_totals *all)
 {
 	FILE *f = fopen(file, "r");
 	static char line[16384];
 	static struct vec v;
-	struct totals t = { 0, 0, 0, 0 };
-	int in_vec = 0;
+	struct cavp_totals t = { 0, 0, 0, 0 };
+	int in_vec = 0, got;
 	long lineno = 0;
 
 	if (f == NULL) {
@@ -245,27 +279,16 @@ static int run_file(const char *file, struct totals *all)
 		return 0;
 	}
 	for (;;) {
-		char *got = fgets(line, sizeof(line), f);
-		size_t l;
-
-		if (got != NULL) {
-			lineno++;
-			l = strlen(line);
-			if (l == sizeof(line) - 1 && line[l - 1] != '\n') {
-				fprintf(stderr, "eip93-cavp: %s:%ld: line too long\n", file,
-					lineno);
-				t.errors++;
-				break;
-			}
-			while (l > 0 &&
-			       (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' '))
-				line[--l] = '\0';
+		got = cavp_line(f, line, sizeof(line), file, &lineno);
+		if (got < 0) {
+			t.errors++;
+			break;
 		}
-		if (got == NULL || line[0] == '\0' || line[0] == '[') {
+		if (got == 0 || line[0] == '\0' || line[0] == '[') {
 			if (in_vec && !run_vector(file, &v, &t))
 				t.errors++;
 			in_vec = 0;
-			if (got == NULL)
+			if (got == 0)
 				break;
 			continue;
 		}
@@ -292,10 +315,43 @@ static int run_file(const char *file, struct totals *all)
 	return t.errors == 0 && t.vectors > 0;
 }
 
+/* The file's mode from its name: 'g' AES-GCM, 'b' AES-CBC, 'c' AES-CTR, 0 unknown. */
+static int file_mode(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base != NULL ? base + 1 : file;
+	if (strncmp(base, "gcm", 3) == 0)
+		return 'g';
+	if (strncmp(base, "CBC", 3) == 0)
+		return 'b';
+	if (strstr(base, "-ctr") != NULL)
+		return 'c';
+	return 0;
+}
+
+/* eip93's engine-message counter, from the provider of the ciphers fetched; -1: none of eip93. */
+static long long engine_messages(void)
+{
+	for (size_t i = 0; i < nciphers; i++) {
+		const OSSL_PROVIDER *p = EVP_CIPHER_get0_provider(ciphers[i]);
+		uint64_t v = 0;
+		OSSL_PARAM q[2];
+
+		if (strcmp(OSSL_PROVIDER_get0_name(p), "eip93") != 0)
+			continue;
+		q[0] = OSSL_PARAM_construct_uint64("eip93-engine-messages", &v);
+		q[1] = OSSL_PARAM_construct_end();
+		return OSSL_PROVIDER_get_params(p, q) ? (long long)v : -1;
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
-	struct totals all = { 0, 0, 0, 0 };
-	int i = 1, ok = 1;
+	struct cavp_totals all = { 0, 0, 0, 0 };
+	long long min_engine = -1, em;
+	int i = 1, ok = 1, mode;
 
 	for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
 		if (i + 1 >= argc)
@@ -304,22 +360,42 @@ int main(int argc, char **argv)
 			props = argv[i + 1];
 		} else if (strcmp(argv[i], "--expect-provider") == 0) {
 			expect_provider = strcmp(argv[i + 1], "-") == 0 ? NULL : argv[i + 1];
+		} else if (strcmp(argv[i], "--min-engine") == 0) {
+			min_engine = strtoll(argv[i + 1], NULL, 10);
 		} else {
 			break;
 		}
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: eip93-cavp [--props QUERY] [--expect-provider NAME|-] "
-				"FILE.rsp...\n");
+				"[--min-engine N] FILE...\n");
 		return 2;
 	}
-	printf("eip93-cavp: %s; AES-GCM fetched with \"%s\"\n", OpenSSL_version(OPENSSL_VERSION),
+	printf("eip93-cavp: %s; ciphers fetched with \"%s\"\n", OpenSSL_version(OPENSSL_VERSION),
 	       props);
-	for (; i < argc; i++)
-		ok &= run_file(argv[i], &all);
+	for (; i < argc; i++) {
+		mode = file_mode(argv[i]);
+		if (mode == 'g') {
+			ok &= gcm_file(argv[i], &all);
+		} else if (mode != 0) {
+			ok &= cavp_skc_file(argv[i], mode == 'b', &all);
+		} else {
+			fprintf(stderr, "eip93-cavp: %s: not a gcm*, CBC* or *-ctr* file\n",
+				argv[i]);
+			ok = 0;
+		}
+	}
 	printf("eip93-cavp: total %ld vectors (%ld FAIL vectors), %ld operations, %ld failed\n",
 	       all.vectors, all.fail_vectors, all.ops, all.errors);
-	for (i = 0; i < 3; i++)
-		EVP_CIPHER_free(ciphers[i]);
+	em = engine_messages();
+	if (em >= 0)
+		printf("eip93-cavp: eip93 engine messages: %lld\n", em);
+	if (min_engine >= 0 && em < min_engine) {
+		fprintf(stderr, "eip93-cavp: %lld eip93 engine messages, at least %lld required\n",
+			em, min_engine);
+		ok = 0;
+	}
+	for (size_t k = 0; k < nciphers; k++)
+		EVP_CIPHER_free(ciphers[k]);
 	return ok && all.errors == 0 && all.vectors > 0 ? 0 : 1;
 }

@@ -21,6 +21,39 @@ load_driver() {
   esac
 }
 
+# has_skc MODE: the simulated driver of this tree registers MODE(aes-eip93)
+# (ctr, cbc), so eip93 must offer AES-MODE in the guest: suite.cmake reads
+# test/kmod and says so in EIP93_HARNESS_SKC ("ctr" or "ctr,cbc").
+has_skc() {
+  case ",${EIP93_HARNESS_SKC:-}," in
+  *",$1,"*) return 0 ;;
+  esac
+  return 1
+}
+
+# check_skc_offered: after load_driver, eip93 offers AES-CTR and AES-CBC
+# exactly where the driver registers the mode's algorithm (the gate binds it
+# on its road): a mode of has_skc must be in /proc/crypto and offered, the
+# other must not be offered.
+check_skc_offered() {
+  _l=$(OPENSSL_CONF=/tmp/warm.cnf openssl list -cipher-algorithms 2>&1)
+  for _m in ctr cbc; do
+    _M=$(printf '%s' "$_m" | tr '[:lower:]' '[:upper:]')
+    _n=$(printf '%s\n' "$_l" | grep -ciE "aes-(128|192|256)-$_m.* @ eip93\$")
+    if has_skc "$_m"; then
+      if grep -q "^driver *: $_m(aes-eip93)\$" /proc/crypto && [ "$_n" -eq 3 ]; then
+        ok "$_m(aes-eip93) registered: eip93 offers AES-128/192/256-$_M"
+      else
+        bad "$_m(aes-eip93) expected: /proc/crypto and eip93's AES-$_M ($_n of 3 offered)"
+      fi
+    elif [ "$_n" -eq 0 ]; then
+      ok "no $_m(aes-eip93) in this tree's simulated driver: eip93 offers no AES-$_M"
+    else
+      bad "eip93 offers AES-$_M ($_n) though the simulated driver has no $_m(aes-eip93)"
+    fi
+  done
+}
+
 # libcrypto_of BINARY: the libcrypto path the dynamic loader picks for it.
 libcrypto_of() {
   LD_TRACE_LOADED_OBJECTS=1 "$1" 2>/dev/null | sed -n 's/.*libcrypto\.so\.3 => \([^ ]*\).*/\1/p'
@@ -51,10 +84,12 @@ evp_summary() {
 }
 
 # evp_run NAME CONF FILE N: evp_test on FILE under CONF passes its N cases,
-# none skipped; delta: the driver's requests meanwhile.
+# none skipped; delta: the driver's requests meanwhile.  $evp_args: more
+# options for evp_test (3.5's -chunk).
 evp_run() {
   before=$(ops)
-  out=$(evp_test -config "$2" "$3" 2>&1)
+  # shellcheck disable=SC2086 # evp_args: words
+  out=$(evp_test ${evp_args:-} -config "$2" "$3" 2>&1)
   rc=$?
   delta=$(($(ops) - before))
   s=$(evp_summary "$out")
@@ -65,4 +100,13 @@ evp_run() {
     bad "$1"
     printf '%s\n' "$out" | grep -v '^ *[0-9a-f]\{64\}' | tail -n 40
   fi
+}
+
+# engine_none NAME / engine_some NAME: the last evp_run made no driver
+# request (every message below the window) / made some.
+engine_none() {
+  if [ "$delta" -eq 0 ]; then ok "$1: no engine request"; else bad "$1: $delta engine requests"; fi
+}
+engine_some() {
+  if [ "$delta" -gt 0 ]; then ok "$1: +$delta engine requests"; else bad "$1: no engine request"; fi
 }

@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * eip93-stanza: run AES-GCM vectors written in evp_test's stanza format
- * (the subset test/data/vectors uses: Cipher, Key, IV, AAD, Tag, Plaintext,
- * Ciphertext, Operation = DECRYPT, Result = CIPHERFINAL_ERROR) through the
- * AES-GCM that "provider=eip93" selects, in the order libssl uses for
- * TLS 1.3 records: key and IV init, (decrypting) the tag, AAD, one data
- * update, final.  evp_test sets a decryption tag before the key/IV init,
- * which eip93 does not carry across that init (docs/testing.md), so this
- * driver is what sends vector decryptions -- and their corrupted tags --
- * through the engine.
+ * eip93-stanza: run vectors written in evp_test's stanza format through the
+ * cipher that "provider=eip93" selects.  AES-GCM (the subset
+ * test/data/vectors uses: Cipher, Key, IV, AAD, Tag, Plaintext, Ciphertext,
+ * Operation = DECRYPT, Result = CIPHERFINAL_ERROR) in the order libssl uses
+ * for TLS 1.3 records: key and IV init, (decrypting) the tag, AAD, one data
+ * update, final.  AES-CTR and AES-CBC (Cipher, Key, IV, Plaintext,
+ * Ciphertext, NextIV): key and IV init, padding off, one data update, final,
+ * and the updated IV must be NextIV.
  *
- *   eip93-stanza [--ops FILE] FILE...
+ *   eip93-stanza [--ops FILE | --count] FILE...
  *
  * With --ops (the simulated driver's request counter), every direction is
- * also checked for its path: one the engine may take (12-byte IV, payload
- * 4096..32768, AAD <= 512, decryption with a 16-byte tag) must make driver
- * requests and count as an eip93 engine message (or, decrypting a corrupted
- * tag, make requests and fail); every other one must make none.
+ * also checked for its path: one the engine may take (AES-GCM: 12-byte IV,
+ * payload 4096..32768, AAD <= 512, decryption with a 16-byte tag; AES-CTR,
+ * AES-CBC: whole blocks, 4096..32768 bytes) must make driver requests and
+ * count as an eip93 engine message (or, decrypting a corrupted tag, make
+ * requests and fail); every other one must make none.  --count checks the
+ * same with eip93's engine-message counter alone (the fake engine of a host
+ * test has no driver).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,11 +34,13 @@
 struct st {
 	char cipher[32];
 	unsigned char *key, *iv, *aad, *tag, *pt, *ct;
-	long keylen, ivlen, aadlen, taglen, ptlen, ctlen;
+	unsigned char *next_iv;
+	long keylen, ivlen, aadlen, taglen, ptlen, ctlen, next_ivlen;
 	int decrypt_only, expect_fail, line;
 };
 
 static const char *ops_file;
+static int count_only; /* --count: the engine-message counter, no driver */
 static OSSL_PROVIDER *prov;
 
 static long read_ops(void)
@@ -75,6 +79,7 @@ static void st_free(struct st *s)
 	OPENSSL_free(s->tag);
 	OPENSSL_free(s->pt);
 	OPENSSL_free(s->ct);
+	OPENSSL_free(s->next_iv);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -89,59 +94,91 @@ static int set_bin(const char *v, unsigned char **out, long *len)
 	return *out != NULL;
 }
 
-/* One direction; returns 1 when the result is as expected. */
-static int run_dir(const struct st *s, EVP_CIPHER *c, int enc, int *engine_ok, long *engine_dirs)
+/* AES-GCM, one direction in libssl's order: 1 when the result is as expected. */
+static int gcm_dir(const struct st *s, EVP_CIPHER_CTX *ctx, EVP_CIPHER *c, int enc,
+		   unsigned char *out)
 {
-	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 	const unsigned char *in = enc ? s->pt : s->ct;
 	long inlen = enc ? s->ptlen : s->ctlen;
-	unsigned char *out = OPENSSL_malloc(inlen > 0 ? (size_t)inlen : 1);
 	unsigned char tag[16], fin[16];
-	int len = 0, flen = 0, ok = 0, fin_ok;
-	int eligible = s->ivlen == 12 && inlen >= 4096 && inlen <= 32768 && s->aadlen <= 512 &&
-		       (enc || s->taglen == 16);
-	long ops0 = read_ops(), dops;
-	uint64_t em0 = engine_messages(), dem;
+	int len = 0, flen = 0, fin_ok;
 
-	if (ctx == NULL || out == NULL)
-		goto done;
 	if (!EVP_CipherInit_ex(ctx, c, NULL, NULL, NULL, enc) ||
 	    (s->ivlen != 12 &&
 	     !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)s->ivlen, NULL)) ||
 	    !EVP_CipherInit_ex(ctx, NULL, NULL, s->key, s->iv, enc))
-		goto done;
+		return 0;
 	if (!enc && !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)s->taglen, s->tag))
-		goto done;
+		return 0;
 	if (s->aadlen > 0 && !EVP_CipherUpdate(ctx, NULL, &len, s->aad, (int)s->aadlen))
-		goto done;
+		return 0;
 	if (!EVP_CipherUpdate(ctx, out, &len, in, (int)inlen) || len != inlen)
-		goto done;
+		return 0;
 	fin_ok = EVP_CipherFinal_ex(ctx, fin, &flen);
-	if (!enc && s->expect_fail) {
-		ok = !fin_ok;
-	} else if (fin_ok && flen == 0) {
-		if (enc)
-			ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)s->taglen, tag) &&
-			     memcmp(out, s->ct, (size_t)inlen) == 0 &&
-			     memcmp(tag, s->tag, (size_t)s->taglen) == 0;
-		else
-			ok = memcmp(out, s->pt, (size_t)inlen) == 0;
-	}
-done:
+	if (!enc && s->expect_fail)
+		return !fin_ok;
+	if (!fin_ok || flen != 0)
+		return 0;
+	if (enc)
+		return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)s->taglen, tag) &&
+		       memcmp(out, s->ct, (size_t)inlen) == 0 &&
+		       memcmp(tag, s->tag, (size_t)s->taglen) == 0;
+	return memcmp(out, s->pt, (size_t)inlen) == 0;
+}
+
+/* AES-CTR or AES-CBC, one direction, padding off: 1 when output and updated IV are right. */
+static int skc_dir(const struct st *s, EVP_CIPHER_CTX *ctx, EVP_CIPHER *c, int enc,
+		   unsigned char *out)
+{
+	const unsigned char *in = enc ? s->pt : s->ct, *want = enc ? s->ct : s->pt;
+	long inlen = enc ? s->ptlen : s->ctlen;
+	unsigned char fin[16], iv[16];
+	int len = 0, flen = 0;
+
+	if (!EVP_CipherInit_ex(ctx, c, NULL, s->key, s->iv, enc) ||
+	    !EVP_CIPHER_CTX_set_padding(ctx, 0) ||
+	    !EVP_CipherUpdate(ctx, out, &len, in, (int)inlen) || len != inlen ||
+	    !EVP_CipherFinal_ex(ctx, fin, &flen) || flen != 0 ||
+	    memcmp(out, want, (size_t)inlen) != 0)
+		return 0;
+	return s->next_iv == NULL ||
+	       (s->next_ivlen == 16 && EVP_CIPHER_CTX_get_updated_iv(ctx, iv, sizeof(iv)) &&
+		memcmp(iv, s->next_iv, 16) == 0);
+}
+
+/*
+ * One direction; returns 1 when the result is as expected (*engine_ok:
+ * and the path, when it is checked).
+ */
+static int run_dir(const struct st *s, EVP_CIPHER *c, int enc, int *engine_ok, long *engine_dirs)
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	long inlen = enc ? s->ptlen : s->ctlen;
+	unsigned char *out = OPENSSL_malloc(inlen > 0 ? (size_t)inlen : 1);
+	int gcm = EVP_CIPHER_get_mode(c) == EVP_CIPH_GCM_MODE, ok = 0, checked;
+	int eligible = gcm ? s->ivlen == 12 && inlen >= 4096 && inlen <= 32768 &&
+				       s->aadlen <= 512 && (enc || s->taglen == 16)
+			   : inlen % 16 == 0 && inlen >= 4096 && inlen <= 32768;
+	long ops0 = read_ops(), dops;
+	uint64_t em0 = engine_messages(), dem;
+
+	if (ctx != NULL && out != NULL)
+		ok = gcm ? gcm_dir(s, ctx, c, enc, out) : skc_dir(s, ctx, c, enc, out);
 	ERR_clear_error();
 	EVP_CIPHER_CTX_free(ctx);
 	OPENSSL_free(out);
 	dops = read_ops() - ops0;
 	dem = engine_messages() - em0;
-	if (ops_file == NULL)
+	checked = ops_file != NULL || count_only;
+	if (!checked)
 		*engine_ok = 1;
 	else if (!eligible)
 		*engine_ok = dops == 0 && dem == 0;
 	else if (!enc && s->expect_fail)
-		*engine_ok = dops > 0;
+		*engine_ok = count_only || dops > 0;
 	else
-		*engine_ok = dops > 0 && dem == 1;
-	*engine_dirs += ops_file != NULL && eligible && *engine_ok;
+		*engine_ok = (count_only || dops > 0) && dem == 1;
+	*engine_dirs += checked && eligible && *engine_ok;
 	if (!ok || !*engine_ok)
 		fprintf(stderr,
 			"FAIL: line %d %s %s, %ld-byte payload, %ld-byte AAD, %ld-byte tag%s: %s, "
@@ -188,9 +225,12 @@ int main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[1], "--ops") == 0) {
 		ops_file = argv[2];
 		i = 3;
+	} else if (argc > 1 && strcmp(argv[1], "--count") == 0) {
+		count_only = 1;
+		i = 2;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: eip93-stanza [--ops FILE] FILE...\n");
+		fprintf(stderr, "usage: eip93-stanza [--ops FILE | --count] FILE...\n");
 		return 2;
 	}
 	prov = OSSL_PROVIDER_load(NULL, "eip93");
@@ -251,6 +291,8 @@ int main(int argc, char **argv)
 				ok = set_bin(v, &s.pt, &s.ptlen);
 			} else if (strcmp(line, "Ciphertext") == 0) {
 				ok = set_bin(v, &s.ct, &s.ctlen);
+			} else if (strcmp(line, "NextIV") == 0) {
+				ok = set_bin(v, &s.next_iv, &s.next_ivlen);
 			} else if (strcmp(line, "Operation") == 0) {
 				s.decrypt_only = strcmp(v, "DECRYPT") == 0;
 				ok = s.decrypt_only;

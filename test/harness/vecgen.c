@@ -25,6 +25,8 @@
  * sends to the engine.  Each file starts with a "# eip93-engine-directions:
  * N" line: how many (case, direction) pairs are eligible.
  */
+#include "vecgen.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -50,44 +52,6 @@ struct vcase {
 	int bad_tag; /* 0: good; else the tag byte index + 1 that is flipped */
 	uint64_t seed;
 };
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static void fill_random(uint64_t *s, unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (unsigned char)(splitmix64(s) >> 56);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (p == NULL) {
-		fprintf(stderr, "eip93-vecgen: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static void put_hex(FILE *f, const char *name, const unsigned char *p, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	fprintf(f, "%s =%s", name, n ? " " : "");
-	for (size_t i = 0; i < n; i++) {
-		fputc(digits[p[i] >> 4], f);
-		fputc(digits[p[i] & 15], f);
-	}
-	fputc('\n', f);
-}
 
 /* The engine's eligibility rule (docs/contract.md "Eligible messages"), per direction. */
 static int eligible(const struct vcase *c, int enc)

@@ -18,6 +18,10 @@ add_executable(eip93-integrity-check ${CMAKE_CURRENT_LIST_DIR}/integrity_check.c
   ${CMAKE_CURRENT_LIST_DIR}/integrity_message.c)
 eip93_target_flags(eip93-integrity-check)
 target_link_libraries(eip93-integrity-check PRIVATE PkgConfig::LIBCRYPTO)
+# The same faults against AES-CTR and AES-CBC (alg/skc/): the suite's second table.
+add_executable(eip93-skc-integrity-check ${CMAKE_CURRENT_LIST_DIR}/skc_integrity.c)
+eip93_target_flags(eip93-skc-integrity-check)
+target_link_libraries(eip93-skc-integrity-check PRIVATE PkgConfig::LIBCRYPTO)
 # cryptodev.ko: test/cryptodev/suite.cmake's build (fixture guest_cryptodev_kmod, in
 # CDEV_KMOD); without it the script's /dev/crypto rows fail, saying so.
 set(INTEGRITY_CDEV "")
@@ -28,6 +32,7 @@ if(TEST guest_build_cryptodev)
 endif()
 eip93_guest_test(integrity ${CMAKE_CURRENT_LIST_DIR}/integrity.sh
   --add $<TARGET_FILE:eip93-integrity-check>:/usr/bin/eip93-integrity-check
+  --add $<TARGET_FILE:eip93-skc-integrity-check>:/usr/bin/eip93-skc-integrity-check
   --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff ${INTEGRITY_CDEV} --timeout 600)
 set_tests_properties(guest_integrity PROPERTIES LABELS "guest;integrity" TIMEOUT 660
   FIXTURES_REQUIRED "${INTEGRITY_FIXTURES}")

@@ -10,7 +10,8 @@
 # (kernel-algorithm = ...ghash-generic).  Every row then loads cryptodev.ko
 # (built for its kernel from the pinned source, test/cryptodev/build-module.sh)
 # and runs the same checks on the /dev/crypto backend in the same boot: on 7.2
-# and 7.3, where AF_ALG refuses the engine, that is the offload row.
+# and 7.3, where AF_ALG refuses the engine, that is the offload row; there
+# AES-CTR and AES-CBC (eip93-skc-diff) reach the engine too.
 # Label "kernels": ctest -L kernels.  Cache: EIP93_KERNELS_CACHE (default
 # ~/.cache/eip93/guest, shared with the 6.1 kernel; never cleaned by us).
 # test/kernels/update-doc.sh BUILD_DIR writes docs/kernels.md's table from
@@ -26,6 +27,7 @@ set(KERNELS_ADD
   --add $<TARGET_FILE:eip93-gate-check>:/usr/bin/eip93-gate-check
   --add $<TARGET_FILE:eip93-doctor>:/usr/bin/eip93-doctor
   --add $<TARGET_FILE:eip93-diff>:/usr/bin/eip93-diff
+  --add $<TARGET_FILE:eip93-skc-diff>:/usr/bin/eip93-skc-diff
   --add ${PROJECT_SOURCE_DIR}/test/guest/lib.sh:/opt/eip93/guest-lib.sh
   --add-dir ${PROJECT_SOURCE_DIR}/test/data:/opt/eip93/data)
 

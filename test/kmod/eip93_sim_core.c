@@ -1,24 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * eip93_sim - simulated EIP93 "ctr(aes)" engine.  TEST-ONLY.
+ * eip93_sim - simulated EIP93 AES engine.  TEST-ONLY.
  *
  * This module is part of the eip93 provider's test rig and is never shipped
  * or loaded outside a throw-away QEMU guest.  It is licensed GPL-2.0 (unlike
  * the rest of the project) because a kernel module must be GPL to use the
  * kernel's GPL-only crypto symbols.
  *
- * It registers an asynchronous skcipher that looks like the real Inside
- * Secure EIP93 driver's AES-CTR algorithm to the crypto API (same cra_name,
- * cra_driver_name, priority, flags, block size, alignmask, IV size), so the
- * names the provider uses, "ctr(aes-eip93)" itself (the CTR-only
- * composition, an AF_ALG skcipher) and e.g.
+ * It registers asynchronous skciphers that look like the real Inside Secure
+ * EIP93 driver's AES algorithms to the crypto API (same cra_name,
+ * cra_driver_name, priority, flags, block size, alignmask, IV size):
+ * "ctr(aes-eip93)", "cbc(aes-eip93)" and "ecb(aes-eip93)", so the names the
+ * provider uses, "ctr(aes-eip93)" itself (the CTR-only composition, an AF_ALG
+ * skcipher), "cbc(aes-eip93)" and e.g.
  * "gcm_base(ctr(aes-eip93),ghash-generic)", bind in a guest that has no such
- * hardware.  The arithmetic is done by the kernel's "ctr(aes-generic)";
- * requests complete from an ordered workqueue, so callers see -EINPROGRESS
- * and a later completion as with the hardware.
+ * hardware.  The arithmetic is done by the kernel's software templates of the
+ * same mode over EIP93_SIM_AES ("ctr(aes-generic)", "cbc(aes-generic)",
+ * "ecb(aes-generic)"); requests of all three complete from one ordered
+ * workqueue (the one engine), so callers see -EINPROGRESS and a later
+ * completion as with the hardware, and every knob below applies to all three.
+ * As the driver does, a CBC or ECB request whose length is not whole blocks
+ * is refused with -EINVAL at once (never queued or counted).  cbc and ecb
+ * are registered only where their fallback template is present (the guests
+ * load no module on demand; the rig loads cbc and ecb at boot).
  *
- * The module is this file (the algorithm, its queue and the knobs below but
- * the faults) and eip93_sim_fault.c (the keystream faults).
+ * The module is this file (ctr(aes-eip93), the queue and the knobs below but
+ * the bugs and the faults), eip93_sim_modes.c (cbc(aes-eip93),
+ * ecb(aes-eip93), the arithmetic and the driver's bugs) and
+ * eip93_sim_fault.c (the keystream faults).
  *
  * Parameters (/sys/module/eip93_sim/parameters/):
  *   ops       requests completed by the simulated engine, whatever their
@@ -44,10 +53,34 @@
  *             request.  Set them after the registration and after the first
  *             bind of a template (their self-tests issue hundreds of
  *             requests).  busy_us (read-only) sums the service times.
- *   fault, fault_block, fault_page, fault_after, faults
+ *   bug_direction
+ *             the real driver's per-transform direction bug (default 1,
+ *             eip93_sim_modes.c): its decrypt sets the inbound direction in
+ *             the transform's SA record and its encrypt never clears it, so
+ *             once a transform has decrypted, every later encrypt on it
+ *             (one AF_ALG bound socket, one /dev/crypto session) computes a
+ *             decryption: wrong CBC and ECB output (CTR is the same
+ *             operation both ways: unaffected).  A decrypt marks the
+ *             transform from its submission (a queued encrypt is hit too);
+ *             the mark takes effect while bug_direction is nonzero (0: every
+ *             request computes its own direction, a fixed driver).  Only
+ *             after the registration: its self-tests always pass.
+ *   bug_ctr32 the engine's 32-bit counter without carry (default 1,
+ *             eip93_sim_modes.c): in a ctr(aes-eip93) request whose
+ *             counter's last 32 bits wrap to 0 inside the request, the
+ *             blocks after the wrap are computed with the upper 96 bits of
+ *             the counter unchanged (a pure 32-bit wrap), and the IV
+ *             returned is that counter.  A request that starts at a low
+ *             word of 0 (the caller split the message at the wrap and
+ *             carried) is computed right.  0: the full 128-bit counter.
+ *             Only after the registration; gcm_base's requests (counters 0,
+ *             1, 2, ... for at most 2^32 - 2 blocks) never wrap.
+ *   fault, fault_block, fault_page, fault_after, fault_layout, faults
  *             keystream faults (eip93_sim_fault.c) of a request that
  *             carries payload, starting after fault_after such requests
- *             (counted down), on every one after that.  The request's
+ *             (counted down), on every one after that.  fault_layout picks
+ *             the requests and where their payload starts.  0 (default): by
+ *             counter, ctr(aes-eip93) requests only; the request's
  *             layout comes from the last 32 bits of its counter block (big
  *             endian): 1 (J0) is gcm_base's, the 16-byte tag-mask block
  *             E_K(J0) followed by the payload; 2 (J0 + 1) is the CTR-only
@@ -55,8 +88,15 @@
  *             /dev/crypto session on it, covering the payload alone).  Requests with any
  *             other counter (gcm's hash-key request at setkey has 0) are
  *             never touched and do not count down fault_after, but for a
- *             continuation (below).  "Payload
- *             block" counts from the first payload byte in both layouts.
+ *             continuation (below).  1: every request of the three
+ *             algorithms (after the registration), the payload from its
+ *             byte 0, each request a message of its own (no continuation):
+ *             plain AES-CTR with any counter, gcm_base's hash-key request
+ *             and CBC and ECB requests too.  For CBC and ECB a "keystream"
+ *             fault is the same change of the output (a flipped output bit,
+ *             the input left in place, ...), not an error propagated through
+ *             the chaining.  "Payload block" counts from the first payload
+ *             byte in every layout.
  *             fault=1 flips a bit in payload block fault_block (-1: the
  *             last, -2: a random middle block per request); fault=2 writes
  *             nothing (the output keeps the input: keystream zero); fault=3
@@ -99,8 +139,9 @@
  *   fail      nonzero: complete every request with -EIO without computing.
  *   stall     nonzero: hold requests without completing them; writing 0
  *             releases the held requests, which then complete normally.
- *             Ignored while the module registers its algorithm (the
- *             registration self-test would otherwise never finish); corrupt,
+ *             Ignored while the module registers its algorithms, until
+ *             their self-tests are over (they would otherwise never finish;
+ *             the same holds for the bugs and the faults); corrupt,
  *             delay_ms and fail do apply to that self-test (e.g. insmod with
  *             fail=1 yields an algorithm that failed its self-test).
  *
@@ -130,22 +171,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-/*
- * The software AES cipher the fallback is built on: "aes-generic" up to
- * Linux 6.x, "aes-lib" on 7.x (no aes-generic there; a ctr() over a name
- * that does not exist would fail every request).  build.sh passes the one
- * the target kernel has (-DEIP93_SIM_AES=...).
- */
-#ifndef EIP93_SIM_AES
-#define EIP93_SIM_AES "aes-generic"
-#endif
-
 #define SIM_MAX_DELAY_MS 10000U
-
-struct sim_tfm_ctx {
-	struct crypto_skcipher *fallback;
-	struct sim_stream stream; /* eip93_sim_fault.c's */
-};
 
 struct sim_req_ctx {
 	struct work_struct work;
@@ -169,7 +195,7 @@ static atomic64_t sim_busy_us = ATOMIC64_INIT(0);
 static DEFINE_SPINLOCK(sim_lock); /* guards the four below */
 static LIST_HEAD(sim_held);
 static unsigned int sim_nheld;
-static bool sim_armed; /* registration done: stall applies */
+static bool sim_armed; /* registered and self-tested: stall, the bugs and the faults apply */
 static bool sim_exiting;
 static struct workqueue_struct *sim_wq;
 
@@ -310,13 +336,14 @@ static void sim_work(struct work_struct *work)
 	struct skcipher_request *fb = &rctx->fallback_req;
 	struct sim_fault_state fault;
 	unsigned int delay;
-	bool exiting;
+	bool exiting, armed;
 	ktime_t start;
 	int err;
 
 	spin_lock_bh(&sim_lock);
 	exiting = sim_exiting;
-	if (!exiting && sim_armed && READ_ONCE(sim_stall)) {
+	armed = sim_armed;
+	if (!exiting && armed && READ_ONCE(sim_stall)) {
 		list_add_tail(&rctx->held, &sim_held);
 		sim_nheld++;
 		spin_unlock_bh(&sim_lock);
@@ -339,12 +366,8 @@ static void sim_work(struct work_struct *work)
 		return;
 	}
 
-	sim_fault_decide(req, READ_ONCE(sim_armed), &ctx->stream, &fault);
-
-	skcipher_request_set_tfm(fb, ctx->fallback);
-	skcipher_request_set_callback(fb, CRYPTO_TFM_REQ_MAY_SLEEP, NULL, NULL);
-	skcipher_request_set_crypt(fb, req->src, req->dst, req->cryptlen, req->iv);
-	err = rctx->encrypt ? crypto_skcipher_encrypt(fb) : crypto_skcipher_decrypt(fb);
+	sim_fault_decide(req, armed, ctx->mode, &ctx->stream, &fault);
+	err = sim_modes_crypt(req, fb, rctx->encrypt, armed);
 
 	if (!err) {
 		atomic64_add(req->cryptlen, &sim_bytes);
@@ -365,7 +388,10 @@ static void sim_work(struct work_struct *work)
 static int sim_queue(struct skcipher_request *req, bool encrypt)
 {
 	struct sim_req_ctx *rctx = skcipher_request_ctx(req);
+	int err = sim_modes_submit(req, encrypt, READ_ONCE(sim_armed));
 
+	if (err)
+		return err;
 	rctx->req = req;
 	rctx->encrypt = encrypt;
 	INIT_LIST_HEAD(&rctx->held);
@@ -374,17 +400,17 @@ static int sim_queue(struct skcipher_request *req, bool encrypt)
 	return -EINPROGRESS;
 }
 
-static int sim_encrypt(struct skcipher_request *req)
+int sim_encrypt(struct skcipher_request *req)
 {
 	return sim_queue(req, true);
 }
 
-static int sim_decrypt(struct skcipher_request *req)
+int sim_decrypt(struct skcipher_request *req)
 {
 	return sim_queue(req, false);
 }
 
-static int sim_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
+int sim_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
 {
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
 
@@ -397,36 +423,42 @@ static int sim_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int k
 	return crypto_skcipher_setkey(ctx->fallback, key, keylen);
 }
 
-static int sim_init_tfm(struct crypto_skcipher *tfm)
+int sim_tfm_init(struct crypto_skcipher *tfm, enum sim_mode mode, const char *name)
 {
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
 	struct crypto_skcipher *fallback;
 
 	/* Synchronous, and not itself in need of a fallback. */
-	fallback = crypto_alloc_skcipher("ctr(" EIP93_SIM_AES ")", 0,
-					 CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
+	fallback = crypto_alloc_skcipher(name, 0, CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
 	if (IS_ERR(fallback))
 		return PTR_ERR(fallback);
 
+	memset(ctx, 0, sizeof(*ctx));
 	ctx->fallback = fallback;
+	ctx->mode = mode;
 	crypto_skcipher_set_reqsize(tfm,
 				    sizeof(struct sim_req_ctx) + crypto_skcipher_reqsize(fallback));
 	return 0;
 }
 
-static void sim_exit_tfm(struct crypto_skcipher *tfm)
+void sim_tfm_exit(struct crypto_skcipher *tfm)
 {
 	struct sim_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
 
 	crypto_free_skcipher(ctx->fallback);
 }
 
+static int sim_init_ctr(struct crypto_skcipher *tfm)
+{
+	return sim_tfm_init(tfm, SIM_MODE_CTR, "ctr(" EIP93_SIM_AES ")");
+}
+
 static struct skcipher_alg sim_alg = {
 	.setkey		= sim_setkey,
 	.encrypt	= sim_encrypt,
 	.decrypt	= sim_decrypt,
-	.init		= sim_init_tfm,
-	.exit		= sim_exit_tfm,
+	.init		= sim_init_ctr,
+	.exit		= sim_tfm_exit,
 	.min_keysize	= AES_MIN_KEY_SIZE,
 	.max_keysize	= AES_MAX_KEY_SIZE,
 	.ivsize		= AES_BLOCK_SIZE,
@@ -445,6 +477,14 @@ static struct skcipher_alg sim_alg = {
 	},
 };
 
+void sim_wait_tested(const char *driver)
+{
+	struct crypto_skcipher *tfm = crypto_alloc_skcipher(driver, 0, 0);
+
+	if (!IS_ERR(tfm))
+		crypto_free_skcipher(tfm);
+}
+
 static int __init sim_init(void)
 {
 	int err;
@@ -454,12 +494,20 @@ static int __init sim_init(void)
 		return -ENOMEM;
 
 	err = crypto_register_skcipher(&sim_alg);
+	if (!err) {
+		err = sim_modes_register();
+		if (err)
+			crypto_unregister_skcipher(&sim_alg);
+	}
 	if (err) {
 		destroy_workqueue(sim_wq);
 		sim_wq = NULL;
 		return err;
 	}
 
+	/* Armed only once every self-test is over (7.x runs them after the registration). */
+	sim_wait_tested(sim_alg.base.cra_driver_name);
+	sim_modes_wait_tested();
 	spin_lock_bh(&sim_lock);
 	sim_armed = true;
 	spin_unlock_bh(&sim_lock);
@@ -471,6 +519,7 @@ static void __exit sim_exit(void)
 	struct sim_req_ctx *rctx, *tmp;
 	LIST_HEAD(leftover);
 
+	sim_modes_unregister();
 	crypto_unregister_skcipher(&sim_alg);
 
 	spin_lock_bh(&sim_lock);
@@ -493,7 +542,7 @@ static void __exit sim_exit(void)
 module_init(sim_init);
 module_exit(sim_exit);
 
-MODULE_DESCRIPTION("Simulated EIP93 ctr(aes) engine for tests (not for production)");
+MODULE_DESCRIPTION("Simulated EIP93 ctr/cbc/ecb(aes) engine for tests (not for production)");
 /* GPL: required for the GPL-only crypto API symbols; test-only module. */
 MODULE_LICENSE("GPL");
-MODULE_SOFTDEP("pre: ctr");
+MODULE_SOFTDEP("pre: ctr cbc ecb");

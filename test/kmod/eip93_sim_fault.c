@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * eip93_sim - simulated EIP93 "ctr(aes)" engine.  TEST-ONLY.
+ * eip93_sim - simulated EIP93 AES engine.  TEST-ONLY.
  *
  * The keystream faults: the parameters fault, fault_block, fault_page,
- * fault_after and faults (described in eip93_sim_core.c's header).  A fault
- * is decided per request before the engine computes, so that what the fault
- * needs is kept first (the input for fault 2 and 3, what the destination
- * held for fault 8), and applied to the computed result.  Where it lands is
- * counted from the request's first payload byte (sim_payload_off()); the
+ * fault_after, fault_layout and faults (described in eip93_sim_core.c's
+ * header).  A fault is decided per request before the engine computes, so
+ * that what the fault needs is kept first (the input for fault 2 and 3, what
+ * the destination held for fault 8), and applied to the computed result.
+ * Which requests, and where their payload starts, fault_layout says: by the
+ * counter of ctr(aes-eip93) requests (sim_payload_off(), 0) or every request
+ * of any mode from its byte 0 (1).  Where a fault lands is counted from the
+ * request's first payload byte; the
  * page faults (6, 7, 8 with fault_page) land at a boundary between two
  * entries of the request's source or destination scatterlist, which is where
  * a DMA engine's descriptors and the pages break.
@@ -35,10 +38,16 @@ enum {
 	SIM_FAULT_SKIP,	    /* a block never written: the destination keeps its bytes */
 };
 
+enum {
+	SIM_LAYOUT_COUNTER, /* ctr(aes-eip93) requests by counter: gcm_base's, CTR-only */
+	SIM_LAYOUT_EVERY,   /* every request of every mode, payload from byte 0 */
+};
+
 static unsigned int sim_fault;
 static int sim_fault_block;
 static int sim_fault_page = 1;
 static unsigned int sim_fault_after; /* only the (ordered) worker counts it down */
+static unsigned int sim_fault_layout = SIM_LAYOUT_COUNTER;
 static atomic64_t sim_faults = ATOMIC64_INIT(0);
 
 module_param_named(fault, sim_fault, uint, 0644);
@@ -60,8 +69,13 @@ MODULE_PARM_DESC(fault_page,
 		 "before it; 0: none (fault 8: use fault_block)");
 module_param_named(fault_after, sim_fault_after, uint, 0644);
 MODULE_PARM_DESC(fault_after,
-		 "payload requests (counter 1: gcm_base, 2: CTR-only) left alone before the faults "
-		 "start");
+		 "requests the faults would touch (fault_layout 0: counter 1 gcm_base, 2 "
+		 "CTR-only; 1: every request with payload) left alone before the faults start");
+module_param_named(fault_layout, sim_fault_layout, uint, 0644);
+MODULE_PARM_DESC(fault_layout,
+		 "which requests the faults touch: 0 ctr(aes-eip93) requests by their counter "
+		 "(1: gcm_base, 2: CTR-only); 1 every ctr, cbc and ecb request, payload from "
+		 "byte 0");
 module_param_cb(faults, &sim_counter_ops, &sim_faults, 0644);
 MODULE_PARM_DESC(faults, "requests given a keystream fault");
 
@@ -71,9 +85,7 @@ MODULE_PARM_DESC(faults, "requests given a keystream fault");
 /* The last 32 bits of @req's counter block (big endian); 0 without an IV. */
 static u32 sim_ctr(const struct skcipher_request *req)
 {
-	const u8 *iv = req->iv;
-
-	return iv ? (u32)iv[12] << 24 | (u32)iv[13] << 16 | (u32)iv[14] << 8 | iv[15] : 0;
+	return req->iv ? sim_be32_lo(req->iv) : 0;
 }
 
 /*
@@ -226,29 +238,50 @@ static bool sim_stream_step(struct skcipher_request *req, int off, struct sim_st
 	return true;
 }
 
-void sim_fault_decide(struct skcipher_request *req, bool armed, struct sim_stream *stream,
-		      struct sim_fault_state *st)
+/*
+ * fault_layout 0: is @req a ctr(aes-eip93) request whose counter names its
+ * layout, or a faulted message's continuation carrying fault @kind, past
+ * fault_after?  Sets st->pre and the message's boundaries.
+ */
+static bool sim_fault_by_counter(struct skcipher_request *req, unsigned int kind,
+				 struct sim_stream *stream, struct sim_fault_state *st)
+{
+	int off = sim_payload_off(req);
+
+	if (!sim_stream_step(req, off, stream, st) || req->cryptlen <= st->pre)
+		return false;
+	if (st->join)
+		/* A continuation carries the page faults of a message that is faulted. */
+		return stream->faulted &&
+		       (kind == SIM_FAULT_SRC_PAGE || kind == SIM_FAULT_DST_PAGE ||
+			(kind == SIM_FAULT_SKIP && READ_ONCE(sim_fault_page)));
+	stream->faulted = !sim_fault_after;
+	if (sim_fault_after) {
+		sim_fault_after--;
+		return false;
+	}
+	return true;
+}
+
+void sim_fault_decide(struct skcipher_request *req, bool armed, enum sim_mode mode,
+		      struct sim_stream *stream, struct sim_fault_state *st)
 {
 	unsigned int kind = READ_ONCE(sim_fault);
-	int off;
 
 	memset(st, 0, sizeof(*st));
 	if (!kind || kind > SIM_FAULT_SKIP || !armed)
 		return;
-	off = sim_payload_off(req);
-	if (!sim_stream_step(req, off, stream, st) || req->cryptlen <= st->pre)
-		return;
-	if (st->join) {
-		/* A continuation carries the page faults of a message that is faulted. */
-		if (!stream->faulted || (kind != SIM_FAULT_SRC_PAGE && kind != SIM_FAULT_DST_PAGE &&
-					 !(kind == SIM_FAULT_SKIP && READ_ONCE(sim_fault_page))))
+	if (READ_ONCE(sim_fault_layout) == SIM_LAYOUT_EVERY) {
+		/* Every request a message of its own, its payload from byte 0. */
+		stream->open = false;
+		if (!req->cryptlen)
 			return;
-	} else {
-		stream->faulted = !sim_fault_after;
 		if (sim_fault_after) {
 			sim_fault_after--;
 			return;
 		}
+	} else if (mode != SIM_MODE_CTR || !sim_fault_by_counter(req, kind, stream, st)) {
+		return;
 	}
 	if (kind == SIM_FAULT_NOWRITE || kind == SIM_FAULT_EDGE) {
 		/* Writing nothing leaves the input where the output goes: keep it. */

@@ -67,8 +67,9 @@ echo eip93-guest >"$rootfs/etc/hostname"
 # ---- kernel modules loaded at boot -----------------------------------------
 
 # crypto_user (NETLINK_CRYPTO) lets libkcapi, the tests' independent reference client, look
-# algorithms up.
-base_modules=(af_alg algif_aead algif_skcipher gf128mul ghash-generic ctr gcm crypto_user)
+# algorithms up.  cbc and ecb: the fallbacks of the simulated driver's
+# cbc(aes-eip93) and ecb(aes-eip93) (ecb is a module on Debian 6.1).
+base_modules=(af_alg algif_aead algif_skcipher gf128mul ghash-generic ctr cbc ecb gcm crypto_user)
 declare -gA mod_path=() mod_deps=() mod_done=()
 while IFS= read -r line; do
     path=${line%%:*}

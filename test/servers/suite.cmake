@@ -33,5 +33,53 @@ else()
   # The README demo's guest script (scripts/demo.sh may boot it through
   # build/test/guest-run.sh with the same --add arguments as these tests).
   servers_test(demo 300)
+
+  # TLS 1.2 AES-CBC records (tls12.sh, tls12-lib.sh): Debian's openssl (libssl
+  # 3.0) and OpenSSL 3.5's (scripts/openssl-build.sh, built here as a fixture:
+  # the cache the 3.5 stage of scripts/test.sh reuses) as s_server/s_client,
+  # nginx on either library, curl; each side's counters from
+  # eip93-counters.so (counters.c) preloaded.  Only in a build against
+  # Debian's libcrypto 3.0: the guest's system library, into whose programs
+  # the provider and the preload are loaded.
+  find_program(SERVERS_OPENSSL30 openssl PATHS /usr/bin NO_DEFAULT_PATH NO_CACHE)
+  set(servers_ossl30_version "")
+  if(SERVERS_OPENSSL30)
+    execute_process(COMMAND ${SERVERS_OPENSSL30} version OUTPUT_VARIABLE servers_ossl30_version
+      ERROR_QUIET)
+  endif()
+  set(EIP93_OPENSSL_CACHE "$ENV{HOME}/.cache/eip93" CACHE PATH
+      "Where scripts/openssl-build.sh caches the OpenSSL harness builds")
+  if(NOT LIBCRYPTO_VERSION MATCHES "^3\\.0\\.")
+    message(STATUS "servers: tls12 not registered (libcrypto ${LIBCRYPTO_VERSION}: it runs in "
+                   "the build against Debian's 3.0)")
+  elseif(NOT servers_ossl30_version MATCHES "^OpenSSL 3\\.0\\.")
+    message(WARNING "servers: tls12 not registered: /usr/bin/openssl is not OpenSSL 3.0 "
+                    "(${servers_ossl30_version})")
+  else()
+    set(SERVERS_OSSL35 ${EIP93_OPENSSL_CACHE}/openssl-3.5/current)
+    add_test(NAME servers_openssl35_build
+      COMMAND ${PROJECT_SOURCE_DIR}/scripts/openssl-build.sh 3.5 ${EIP93_OPENSSL_CACHE})
+    # make -j(nproc) inside: every core (as harness_openssl_build).
+    include(ProcessorCount)
+    ProcessorCount(servers_nproc)
+    if(servers_nproc LESS 1)
+      set(servers_nproc 1)
+    endif()
+    set_tests_properties(servers_openssl35_build PROPERTIES FIXTURES_SETUP servers_openssl35
+      LABELS "guest;servers" TIMEOUT 1500 PROCESSORS ${servers_nproc})
+    add_library(eip93-counters MODULE ${SERVERS_DIR}/counters.c)
+    set_target_properties(eip93-counters PROPERTIES PREFIX "")
+    eip93_target_flags(eip93-counters)
+    target_link_libraries(eip93-counters PRIVATE PkgConfig::LIBCRYPTO)
+    # Guest time on this 2-core TCG host: see docs/testing.md (servers).
+    servers_test(tls12 1500
+      --add ${SERVERS_OPENSSL30}:/opt/ossl30/openssl
+      --add ${SERVERS_OSSL35}/prefix/bin/openssl:/opt/ossl35/openssl
+      --add ${SERVERS_OSSL35}/prefix/lib/libssl.so.3:/opt/ossl35/lib/libssl.so.3
+      --add ${SERVERS_OSSL35}/prefix/lib/libcrypto.so.3:/opt/ossl35/lib/libcrypto.so.3
+      --add $<TARGET_FILE:eip93-counters>:/usr/lib/eip93-counters.so)
+    set_tests_properties(guest_servers_tls12 PROPERTIES
+      FIXTURES_REQUIRED "guest_kernel;guest_driver;servers_openssl35")
+  endif()
 endif()
 

@@ -41,3 +41,8 @@ eip93_skc_test(skc_bug_direction_caught_without_workaround "--cases;3000;--min-f
   "EIP93_TEST_FAKE_BUGS=direction" "EIP93_TEST_QUIRKS=no-dir-split")
 eip93_skc_test(skc_bug_ctr32_caught_without_workaround "--cases;3000;--min-faults;1;--max-faults;8"
   "EIP93_TEST_FAKE_BUGS=ctr32" "EIP93_TEST_QUIRKS=no-ctr-split")
+# TLS 1.2 CBC records as libssl drives them (tls-version, tls-mac-size 0/20/32/48: with and
+# without encrypt-then-MAC), both directions, valid and bad padding; tls-mac compared.
+eip93_skc_test(skc_diff_tls12 "--cases;800;--tls-only;1;--min-engine;1500")
+eip93_skc_test(skc_diff_tls12_fault "--cases;800;--tls-only;1;--min-faults;8;--max-faults;8"
+  "EIP93_TEST_FAKE=site=data,kind=keystream,nth=40,every=1,block=-1")

@@ -160,6 +160,11 @@ static void test_kprobe(void)
 	/* No kernel here has the EIP93 driver: no AF_ALG at all, or the name is unknown. */
 	r = eip93_kprobe_aead("gcm_base(ctr(aes-eip93),ghash-generic)");
 	CHECK(r == -EAFNOSUPPORT || r == -ENOENT);
+	/* The SoC driver's modes bind as skciphers (a cbc bound as an aead never binds). */
+	CHECK(strcmp(eip93_kprobe_type("ctr(aes-eip93)"), "skcipher") == 0);
+	CHECK(strcmp(eip93_kprobe_type("cbc(aes-eip93)"), "skcipher") == 0);
+	CHECK(strcmp(eip93_kprobe_type("ecb(aes-eip93)"), "skcipher") == 0);
+	CHECK(strcmp(eip93_kprobe_type("gcm_base(ctr(aes-eip93),ghash-generic)"), "aead") == 0);
 }
 
 /* The /proc -> /sys fallback: only a missing first file moves on to the second. */
