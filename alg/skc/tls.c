@@ -45,7 +45,8 @@ int eip93_skc_tls_mac(struct skc_ctx *ctx, OSSL_PARAM params[])
 
 	if (!ctx->mac_ours || (p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) == NULL)
 		return 1;
-	if (!OSSL_PARAM_set_octet_ptr(p, ctx->mac, ctx->maclen)) {
+	/* As the delegate: the MAC's address, the length tls-mac-size says now. */
+	if (!OSSL_PARAM_set_octet_ptr(p, ctx->mac, ctx->sh.tlsmacsize)) {
 		ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
 		return 0;
 	}
@@ -173,7 +174,13 @@ static int record_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t 
 	memcpy(next, (sh->enc ? dst : rec) + len - BLK, BLK);
 	memcpy(rec, dst, len);
 	eip93_cctx_release(c, 1);
+	/*
+	 * The delegate frees its last record's MAC once the record is deciphered,
+	 * whichever the direction: from here tls-mac is this record's (none
+	 * unless a decrypted one carries a MAC), answered by the context.
+	 */
 	eip93_skc_tls_forget(ctx);
+	ctx->mac_ours = 1;
 	if (!eip93_skc_sync(ctx, next, NULL)) {
 		io->done = 1;
 		io->ret = 0;
@@ -197,7 +204,6 @@ static int record_engine(struct eip93_cctx *c, struct eip93_pipe_io *io, size_t 
 			}
 			ctx->maclen = sh->tlsmacsize;
 		}
-		ctx->mac_ours = 1;
 	}
 	OPENSSL_cleanse(mac, sizeof(mac));
 	OPENSSL_cleanse(rnd, sizeof(rnd));
@@ -219,6 +225,17 @@ static const struct eip93_pipe_shape record_shape = {
 	.moved = record_moved,
 };
 
+/* Does the delegate get as far as deciphering the record (and freeing the last MAC)? */
+static int delegate_deciphers(const struct skc_ctx *ctx, const unsigned char *out, size_t outsize,
+			      const unsigned char *in, size_t inl)
+{
+	const struct eip93_skc_shadow *sh = &ctx->sh;
+
+	if (in == NULL || in != out || outsize < inl || !sh->pad)
+		return 0;
+	return sh->enc ? outsize >= inl + (BLK - inl % BLK) : inl % BLK == 0;
+}
+
 int eip93_skc_tls_record(struct skc_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize,
 			 const unsigned char *in, size_t inl)
 {
@@ -231,7 +248,7 @@ int eip93_skc_tls_record(struct skc_ctx *ctx, unsigned char *out, size_t *outl, 
 				    .inl = inl };
 	struct eip93_route_msg m = { 0 };
 	size_t len;
-	int ok;
+	int ok, ours;
 
 	m.iv_usable = record_fits(ctx, out, outsize, in, inl, &len);
 	if (m.iv_usable && (len < lim->min_size || len > lim->max_size || !eip93_skc_iv_now(ctx)))
@@ -244,10 +261,18 @@ int eip93_skc_tls_record(struct skc_ctx *ctx, unsigned char *out, size_t *outl, 
 	if (eip93_env_kalg(ctx->base.env, ctx->base.cipher->engine_mode)[0] == '\0')
 		m.engine_available = 0;
 	ctx->engine_msg = 0;
+	ours = ctx->mac_ours;
+	ctx->mac_ours = 0;
 	ok = eip93_pipeline_run(&ctx->base, &record_shape, &m, &io);
-	if (!ctx->engine_msg) {
-		ctx->mac_ours = 0; /* the delegate's record: its own MAC */
+	if (!ctx->engine_msg)
 		ctx->sh.stale = 1;
-	}
+	/*
+	 * The engine deciphered it (record_engine() took tls-mac), or the
+	 * delegate did, and its MAC is the answer; or the delegate refused it
+	 * before deciphering (its checks, as ciphercommon.c's), and the last
+	 * record's MAC stays, whoever answered it.
+	 */
+	if (!ctx->mac_ours && !ok && !delegate_deciphers(ctx, out, outsize, in, inl))
+		ctx->mac_ours = ours;
 	return ok;
 }
