@@ -212,7 +212,6 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	size_t cap = body + 4 * BLK;
 	int dec = op->f1 & 1, r, o = -7;
 	unsigned char *pt = fz_xmalloc(cap), *rec = fz_xmalloc(cap), *out = fz_xmalloc(cap), *dst;
-	const void *before;
 	OSSL_PARAM p[3] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
 			    OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &mac),
 			    OSSL_PARAM_END };
@@ -232,11 +231,11 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	}
 	memset(out, 0xee, cap);
 	dst = op->f1 & 0x80 ? out : rec;
-	before = fzs_tls_mac_ptr(sd);
 	r = EVP_CipherUpdate(fz_ctx(sd), dst, &o, rec, (int)inl);
 	fz_log(&sd->tr, "tls.CipherUpdate", r, o, NULL, 0);
 	fzs_reason(sd, "tls.CipherUpdate");
-	fzs_tls_mac(sd, before, rec, out, cap);
+	/* Decrypting a CBC record the test padded well: its MAC, the same bytes on both sides. */
+	fzs_tls_mac(sd, dec && m->smode && r == 1 && mac != 0 && !(op->f1 & 0x40), rec, out, cap);
 	fzs_tls_used(m);
 	m->fed = 1;
 	fz_log(&sd->tr, "tls.record", 0, -1, rec, cap);

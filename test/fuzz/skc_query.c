@@ -121,18 +121,21 @@ const void *fzs_tls_mac_ptr(struct fz_side *sd)
 }
 
 /*
- * The tls-mac a record left: its bytes when they are surely alive (in one of
- * the record's buffers @a, @b of @cap bytes, or set by this record: it was
- * @before), else only its length.
+ * The tls-mac a record left: its bytes when they are surely alive and the
+ * same on both sides (in one of the record's buffers @a, @b of @cap bytes,
+ * or @fresh: set by this record from a well-padded plaintext; a badly
+ * padded record's MAC is random on both sides), else only its length.
+ * Whether the pointer moved says nothing: the default provider frees the
+ * last record's MAC and the allocator may hand it the same address again.
  */
-void fzs_tls_mac(struct fz_side *sd, const void *before, const unsigned char *a,
-		 const unsigned char *b, size_t cap)
+void fzs_tls_mac(struct fz_side *sd, int fresh, const unsigned char *a, const unsigned char *b,
+		 size_t cap)
 {
 	const unsigned char *now = fzs_tls_mac_ptr(sd);
 	int in = now != NULL && ((now >= a && now < a + cap) || (now >= b && now < b + cap));
 
 	if (EVP_CIPHER_CTX_get0_cipher(fz_ctx(sd)) == NULL)
 		return;
-	log_octets(sd, OSSL_CIPHER_PARAM_TLS_MAC, 0, in || (now != NULL && now != before));
+	log_octets(sd, OSSL_CIPHER_PARAM_TLS_MAC, 0, in || (now != NULL && fresh));
 	fzs_reason(sd, "tls-mac");
 }
