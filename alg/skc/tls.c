@@ -145,6 +145,8 @@ static int record_fits(struct skc_ctx *ctx, const unsigned char *out, size_t out
 	if (!ctx->cbc || sh->tlsver != TLS1_2_VERSION || in != out || !sh->pad || !sh->iv_set ||
 	    outsize < *len || sh->tlsmacsize > MAXMAC)
 		return 0;
+	if (sh->enc != sh->key_enc) /* the delegate's key schedule is the other direction's */
+		return 0;
 	/* Decrypting: whole blocks, room for the explicit IV, the length byte and the MAC. */
 	return sh->enc || (inl % BLK == 0 && inl >= BLK + 1 + sh->tlsmacsize);
 }
