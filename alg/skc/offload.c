@@ -70,6 +70,7 @@ void eip93_skc_followed(struct skc_ctx *ctx, int oneshot, int ok, const unsigned
 
 	if (!ok) {
 		sh->known = 0; /* a refused call may have moved some of its state */
+		sh->stale = 1; /* the running IV too: ask it */
 		return;
 	}
 	if (inl == 0 || in == NULL)

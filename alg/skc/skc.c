@@ -215,7 +215,7 @@ int eip93_skc_update(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 	struct skc_ctx *ctx = vctx;
 	int ok;
 
-	if (ctx->sh.tls && inl > 0)
+	if (ctx->sh.tls) /* an empty record too: encrypting, the delegate pads and enciphers it */
 		return eip93_skc_tls_record(ctx, out, outl, outsize, in, inl);
 	if (in != NULL && out != NULL && inl > 0)
 		return eip93_skc_data(ctx, 0, out, outl, outsize, in, inl);
@@ -231,7 +231,9 @@ int eip93_skc_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
 	int ok = ctx->base.sw->final(ctx->base.swctx, out, outl, outsize);
 
 	if (!ok) {
+		/* A failed final may have deciphered the held block first (bad padding). */
 		ctx->sh.known = 0;
+		ctx->sh.stale = 1;
 	} else if (ctx->cbc) {
 		ctx->sh.stale = 1; /* the last block went through the chain */
 		ctx->sh.bufsz = 0;
