@@ -30,7 +30,8 @@
 struct eip93_alg_env {
 	const struct eip93_sw_impl
 		*sw; /* the delegates (eip93_sw_find(), ends with a zeroed one) */
-	struct eip93_route_limits limits;
+	/* The engine's payload window, per mode (enum eip93_engine_mode). */
+	struct eip93_route_limits limits[EIP93_EMODES];
 	struct eip93_stats *stats;
 	const struct eip93_engine_ops *engine; /* the backend eligible messages go to */
 	OSSL_LIB_CTX *libctx;		       /* the delegate's library context */

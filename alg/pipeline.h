@@ -86,11 +86,11 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 	enum eip93_sw_reason r;
 	int e, ok;
 
-	r = eip93_route(&ctx->env->limits, m);
+	r = eip93_route(&ctx->env->limits[ctx->cipher->engine_mode], m);
 	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
 	if (r == EIP93_SW_NONE && !shape->fixed && eip93_adapt_begin(ctx, m->len, &at)) {
 		m->adapt_sw = 1;
-		r = eip93_route(&ctx->env->limits, m);
+		r = eip93_route(&ctx->env->limits[ctx->cipher->engine_mode], m);
 	}
 	if (r == EIP93_SW_NONE)
 		r = eip93_key_ready(ctx);

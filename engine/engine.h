@@ -50,6 +50,7 @@ enum eip93_engine_mode {
 	EIP93_EMODE_CTR,      /* AES-CTR (skc) */
 	EIP93_EMODE_CBC,      /* AES-CBC (skc) */
 };
+#define EIP93_EMODES 3 /* the modes above */
 
 /* eip93_engine_kalg_mode() - what @kalg computes, by its name ("ctr(...)", "cbc(...)"). */
 static inline enum eip93_engine_mode eip93_engine_kalg_mode(const char *kalg)

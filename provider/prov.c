@@ -274,8 +274,10 @@ static const struct eip93_gate *gate_get(struct eip93_prov *p)
 			p->env.engine = p->gate.row->ops;
 			snprintf(p->env.kalg, sizeof(p->env.kalg), "%s", p->gate.kalg);
 			/* The calibration's window, when it applies (before any cipher is offered). */
-			p->env.limits.min_size = p->gate.min_size;
-			p->env.limits.max_size = p->gate.max_size;
+			for (int i = 0; i < EIP93_EMODES; i++) {
+				p->env.limits[i].min_size = p->gate.min_size;
+				p->env.limits[i].max_size = p->gate.max_size;
+			}
 			bind_modes(p);
 		}
 		gate_texts(p);
@@ -589,8 +591,10 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 			p->env.verify = 0;
 	}
 #endif
-	p->env.limits.min_size = p->cfg.min_size;
-	p->env.limits.max_size = p->cfg.max_size;
+	for (int i = 0; i < EIP93_EMODES; i++) {
+		p->env.limits[i].min_size = p->cfg.min_size;
+		p->env.limits[i].max_size = p->cfg.max_size;
+	}
 	p->env.stats = &p->stats;
 	p->env.max_sockets = p->cfg.max_sockets;
 	p->env.timeout_ms = p->cfg.timeout_ms;

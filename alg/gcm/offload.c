@@ -170,7 +170,7 @@ enum eip93_sw_reason eip93_offload_reason_empty(const struct gcm_ctx *ctx)
 	struct eip93_route_msg m;
 
 	route_facts(ctx, &m, NULL, 0, NULL, 0);
-	return eip93_route(&ctx->base.env->limits, &m);
+	return eip93_route(&ctx->base.env->limits[EIP93_EMODE_AEAD], &m);
 }
 
 /* The generic shape's engine step: the whole first data as one engine operation. */

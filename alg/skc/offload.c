@@ -313,7 +313,7 @@ int eip93_skc_data(struct skc_ctx *ctx, int oneshot, unsigned char *out, size_t 
 				    .inl = inl,
 				    .oneshot = oneshot };
 	struct eip93_route_msg m = { 0 };
-	const struct eip93_route_limits *lim = &ctx->base.env->limits;
+	const struct eip93_route_limits *lim = &ctx->base.env->limits[ctx->base.cipher->engine_mode];
 	size_t len, held;
 	int ok;
 

@@ -241,7 +241,7 @@ static int delegate_deciphers(const struct skc_ctx *ctx, const unsigned char *ou
 int eip93_skc_tls_record(struct skc_ctx *ctx, unsigned char *out, size_t *outl, size_t outsize,
 			 const unsigned char *in, size_t inl)
 {
-	const struct eip93_route_limits *lim = &ctx->base.env->limits;
+	const struct eip93_route_limits *lim = &ctx->base.env->limits[EIP93_EMODE_CBC];
 	struct eip93_pipe_io io = { .sw_op = ctx->base.sw->update,
 				    .out = out,
 				    .outl = outl,
