@@ -9,8 +9,10 @@
 #   --time S      wall-clock budget (default 600)
 #   --runs N      stop after N executions instead
 #   --target T    eip93-fuzz (default: every call, every fault), or
-#                 eip93-fuzz-avoid (the calls of the divergences still open
-#                 in test/fuzz/regress left out, logged as avoided(NAME))
+#                 eip93-fuzz-avoid (the calls of the divergences in
+#                 test/fuzz/regress left out, logged as avoided(NAME); all
+#                 fixed today: for hunting in code that still has them;
+#                 configured with -DEIP93_FUZZ_AVOID=ON)
 #   --cipher C    gcm, ctr, cbc or skc (AES-CTR or AES-CBC, as each input
 #                 says): every input runs with that cipher
 #                 (EIP93_FUZZ_CIPHER; default: as each input's header says)
@@ -46,7 +48,8 @@ done
 
 echo "=== build ($build, clang, EIP93_FUZZ=ON)"
 cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DEIP93_FUZZ=ON -DEIP93_GUEST_TESTS=OFF >/dev/null
+  -DEIP93_FUZZ=ON -DEIP93_FUZZ_AVOID="$([ "$target" = eip93-fuzz-avoid ] && echo ON || echo OFF)" \
+  -DEIP93_GUEST_TESTS=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "$target" eip93-fuzz-replay >/dev/null
 fuzzer=$build/test/fuzz/$target
 replay=$build/test/fuzz/eip93-fuzz-replay
