@@ -230,6 +230,66 @@ void r_skc_failed_init_iv(struct sb *s)
 }
 
 /*
+ * Found by the fuzzer (corpus/cbc-tls): AES-CBC, a TLS 1.2 record with a
+ * 32-byte MAC the engine deciphers, a new tls-mac-size, an encrypting init
+ * and a record the engine enciphers: eip93 answered tls-mac with the length
+ * of the record's MAC (the delegate: tls-mac-size's now) and, after the
+ * encrypted record, its old MAC (the delegate frees its last MAC once it
+ * deciphers a record, either direction: none).
+ */
+void r_cbc_tls_mac_after_engine_record(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 255);
+	sop(s, FZS_TLS, 1 | 1 << 1 | 3 << 3, 0, 0, 8000, 0); /* decrypt, TLS 1.2, MAC 32 */
+	sop(s, FZS_PARAMS, 0x10, 2 << 4, 0, 0, 0);	     /* tls-mac-size 20 */
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+	sop(s, FZS_INIT, SI_KEY | SI_ENC, 0, 0, 0, 0);
+	sop(s, FZS_TLS, 1 << 1 | 3 << 3, 0, 0, 8000, 0); /* encrypt, TLS 1.2, MAC 32 */
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+}
+
+/*
+ * Found by the fuzzer: AES-CBC keyed decrypting, an init without a key to
+ * encrypt, a TLS 1.2 record: the default provider enciphers it with the
+ * decryption key schedule (garbage, but its answer); eip93 took the record
+ * to the engine, which enciphered it properly: every byte differed.
+ */
+void r_cbc_tls_direction_without_key(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 256);
+	sop(s, FZS_INIT, SI_ENC, 0, 0, 0, 0);		 /* CipherInit_ex(dir=enc) */
+	sop(s, FZS_TLS, 1 << 1 | 1 << 3, 0, 0, 8000, 0); /* encrypt, TLS 1.2, MAC 16 */
+}
+
+/*
+ * Found by the fuzzer: AES-CBC, a TLS 1.2 record with a 20-byte MAC the
+ * engine deciphers, then TLS 1.0 and an empty record: the delegate frees
+ * its last MAC before it refuses the record (tls-mac: none); eip93 kept the
+ * empty update off the record path and still answered the old MAC.
+ */
+void r_cbc_tls_empty_record(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 257);
+	sop(s, FZS_TLS, 1 | 1 << 1 | 2 << 3, 0, 0, 8000, 0); /* decrypt, TLS 1.2, MAC 20 */
+	sop(s, FZS_TLS, 0, 0, 0, 0, 0);			     /* TLS 1.0, no MAC, 0 bytes */
+}
+
+/*
+ * Found by the fuzzer: AES-CBC decrypting a corrupted ciphertext on the
+ * engine, a final that refuses its padding after deciphering the held
+ * block: eip93 still counted the running IV as its own and sent the next
+ * TLS 1.2 record to the engine from the wrong one (its first block
+ * differed).
+ */
+void r_cbc_iv_after_failed_final(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 258);
+	msg(s, M_DEC | M_RE(0) | M_NOFINAL, M_PARTS(1) | M_CORRUPT, IV_A, 20992, SH_EXACT);
+	sop(s, FZS_FINAL, 0, 0, 0, 0, 0);
+	sop(s, FZS_TLS, 1 | 1 << 1 | 4 << 3, 0, 0, 12898, 0); /* decrypt, TLS 1.2, MAC 48 */
+}
+
+/*
  * What the fuzzer found, as libFuzzer minimized it (raw input bytes):
  * - tag-over-aad-refused-record (fuzz_smoke in CI): TLS1_AAD on a
  *   decrypting context, a set_params whose tag overwrites the record AAD in

@@ -412,5 +412,9 @@ const struct seed fz_skc_seeds[] = {
 	{ "regress", "skc-partial-set-params", r_skc_partial_set_params },
 	{ "regress", "cbc-padding-off-held-block", r_cbc_padding_off_held_block },
 	{ "regress", "skc-failed-init-iv", r_skc_failed_init_iv },
+	{ "regress", "cbc-tls-mac-after-engine-record", r_cbc_tls_mac_after_engine_record },
+	{ "regress", "cbc-tls-direction-without-key", r_cbc_tls_direction_without_key },
+	{ "regress", "cbc-tls-empty-record", r_cbc_tls_empty_record },
+	{ "regress", "cbc-iv-after-failed-final", r_cbc_iv_after_failed_final },
 };
 const size_t fz_skc_seeds_count = sizeof(fz_skc_seeds) / sizeof(fz_skc_seeds[0]);

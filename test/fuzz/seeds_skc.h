@@ -93,5 +93,9 @@ void r_cbc_num_after_engine(struct sb *s);
 void r_skc_partial_set_params(struct sb *s);
 void r_cbc_padding_off_held_block(struct sb *s);
 void r_skc_failed_init_iv(struct sb *s);
+void r_cbc_tls_mac_after_engine_record(struct sb *s);
+void r_cbc_tls_direction_without_key(struct sb *s);
+void r_cbc_tls_empty_record(struct sb *s);
+void r_cbc_iv_after_failed_final(struct sb *s);
 
 #endif /* EIP93_FUZZ_SEEDS_SKC_H */
