@@ -18,7 +18,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#define BLK 16
+#define BLK ((size_t)16)
 #define MAXPARTS 4
 
 static void set_padding(struct fz_side *sd, const char *what, int pad)

@@ -24,7 +24,7 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-#define BLK 16
+#define BLK ((size_t)16)
 
 /* A transcript: one line per answer. */
 struct tr {
