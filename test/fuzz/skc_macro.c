@@ -234,8 +234,17 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	r = EVP_CipherUpdate(fz_ctx(sd), dst, &o, rec, (int)inl);
 	fz_log(&sd->tr, "tls.CipherUpdate", r, o, NULL, 0);
 	fzs_reason(sd, "tls.CipherUpdate");
-	/* Decrypting a CBC record the test padded well: its MAC, the same bytes on both sides. */
-	fzs_tls_mac(sd, dec && m->smode && r == 1 && mac != 0 && !(op->f1 & 0x40), rec, out, cap);
+	/*
+	 * Decrypting a CBC record the test padded well: its MAC, the same bytes
+	 * on both sides, in memory the provider allocated for it.  The model's
+	 * mode alone is not enough: after a refused init with the other mode's
+	 * cipher the context may be AES-CTR, whose tls-mac points into a
+	 * record's buffer (maybe an earlier, freed one).
+	 */
+	fzs_tls_mac(sd,
+		    dec && m->smode && EVP_CIPHER_CTX_get_block_size(fz_ctx(sd)) == BLK && r == 1 &&
+			    mac != 0 && !(op->f1 & 0x40),
+		    rec, out, cap);
 	fzs_tls_used(m);
 	m->fed = 1;
 	fz_log(&sd->tr, "tls.record", 0, -1, rec, cap);
