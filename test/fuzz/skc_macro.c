@@ -242,7 +242,8 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	 * record's buffer (maybe an earlier, freed one).
 	 */
 	fzs_tls_mac(sd,
-		    dec && m->smode && EVP_CIPHER_CTX_get_block_size(fz_ctx(sd)) == BLK && r == 1 &&
+		    dec && m->smode && EVP_CIPHER_CTX_get0_cipher(fz_ctx(sd)) != NULL &&
+			    EVP_CIPHER_CTX_get_block_size(fz_ctx(sd)) == BLK && r == 1 &&
 			    mac != 0 && !(op->f1 & 0x40),
 		    rec, out, cap);
 	fzs_tls_used(m);
