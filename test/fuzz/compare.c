@@ -122,7 +122,7 @@ static void report(const struct fz_script *s, const struct fz_side *a, const str
 	if (step < 0)
 		snprintf(op, sizeof(op), "the first init (cipher, key #0, IV #0)");
 	else
-		fz_describe_op(&s->ops[step], op, sizeof(op));
+		fz_describe_op(s, &s->ops[step], op, sizeof(op));
 	fprintf(stderr, "DIVERGENCE at step %ld (%s): %s\n", step, op, msg);
 	fz_print(stderr, s, step);
 }

@@ -26,6 +26,9 @@ struct fz_totals {
 	unsigned long divergences;
 	unsigned long reloads;		 /* provider reloaded after faults */
 	unsigned long by_composition[2]; /* scripts run in each world (FZ_CTR, FZ_KGCM) */
+	unsigned long
+		by_cipher[FZ_NCIPHERS]; /* ... with each cipher (FZ_GCM, _AES_CTR, _AES_CBC) */
+	unsigned long engine_by_cipher[FZ_NCIPHERS]; /* ... of which reaching the engine */
 };
 
 /* fz_harness_init() - environment, providers, ciphers; exits with a message if impossible. */

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "skc.h"
+
 static const size_t boundaries[] = { 0,	   1,	  15,	 16,	17,    4095,  4096,  4097,
 				     8192, 16383, 16384, 32767, 32768, 32769, 65535, 65536 };
 #define N_BOUND (sizeof(boundaries) / sizeof(boundaries[0]))
@@ -94,6 +96,7 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	s->query_each = (h[0] & 0x14) == 0x14; /* a quarter of the inputs: it costs */
 	s->start_dec = (h[0] >> 3) & 1;
 	s->composition = (h[0] >> 5) & 1 ? FZ_KGCM : FZ_CTR;
+	s->cipher = !(h[0] & 0x80) ? FZ_GCM : h[0] & 0x40 ? FZ_AES_CBC : FZ_AES_CTR;
 
 	/*
 	 * Three inputs in four run without faults (sites 12..15 map onto 1..4):
@@ -114,6 +117,8 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 	s->plan.mask = h[7];
 	for (int i = 0; i < 8; i++)
 		s->seed = s->seed << 8 | h[8 + i];
+	if (s->cipher != FZ_GCM)
+		fzs_header(h, s);
 
 	data += size < FZ_HEADER ? size : FZ_HEADER;
 	size -= size < FZ_HEADER ? size : FZ_HEADER;
@@ -123,6 +128,7 @@ void fz_decode(const uint8_t *data, size_t size, struct fz_script *s)
 
 		memcpy(o, data, size < FZ_OPSIZE ? size : FZ_OPSIZE);
 		op->code = (enum fz_code)(o[0] % FZ_NCODES);
+		op->scode = o[0] % FZS_NCODES;
 		op->f1 = o[1];
 		op->f2 = o[2];
 		op->f3 = o[3];
@@ -142,7 +148,7 @@ size_t fz_encode_header(uint8_t *out, int keysize, int flags, const uint8_t plan
 	return FZ_HEADER;
 }
 
-size_t fz_encode_op(uint8_t *out, enum fz_code code, uint8_t f1, uint8_t f2, uint8_t f3,
+size_t fz_encode_op(uint8_t *out, unsigned int code, uint8_t f1, uint8_t f2, uint8_t f3,
 		    uint16_t len, uint16_t len2)
 {
 	out[0] = (uint8_t)code;
@@ -173,10 +179,14 @@ const int fz_fixedlens[8] = { 4, 4, -1, -1, 0, 3, 12, 8 };
 const int fz_genargs[7] = { 8, 8, 1, -1, 12, 0, 13 };
 const int fz_invargs[4] = { 8, 8, 4, 12 };
 
-void fz_describe_op(const struct fz_op *op, char *b, size_t n)
+void fz_describe_op(const struct fz_script *s, const struct fz_op *op, char *b, size_t n)
 {
 	size_t len = fz_size(op->len), aad = fz_aadlen(op->len2);
 
+	if (s->cipher != FZ_GCM) {
+		fzs_describe_op(op, b, n);
+		return;
+	}
 	switch (op->code) {
 	case FZ_INIT:
 		snprintf(b, n, "init(%s%s%s dir=%s api=%d key#%d iv#%d%s)",
@@ -276,26 +286,46 @@ void fz_describe_op(const struct fz_op *op, char *b, size_t n)
 void fz_print(FILE *f, const struct fz_script *s, long mark)
 {
 	static const char *const sites[] = { "none", "open", "seal", "unseal", "data" };
-	static const char *const kinds[] = { "errno",	"short",   "badmsg", "keystream",
-					     "nowrite", "tagmask", "skip" };
+	static const char *const kinds[] = { "errno",	"short", "badmsg", "keystream", "nowrite",
+					     "tagmask", "skip",	 "tail",   "page" };
+	static const char *const ciphers[] = { "GCM", "CTR", "CBC" };
+	static const char *const ivs[] = { "", ", first IV near a 32-bit counter wrap",
+					   ", first IV near a 64-bit counter wrap",
+					   ", first IV near a 128-bit counter wrap" };
+	static const char *const bufs[] = { "out", "in", "tx" };
 	char line[400];
 
-	fprintf(f, "script: AES-%d-GCM on %s, %s first, seed %016llx%s, %zu steps\n",
-		128 + 64 * s->keysize,
+	fprintf(f, "script: AES-%d-%s %s%s, %s first, seed %016llx%s%s, %zu steps\n",
+		128 + 64 * s->keysize, ciphers[s->cipher],
+		s->cipher == FZ_GCM ? "on " : "in the world of ",
 		s->composition == FZ_KGCM ? "gcm_base(ctr(aes-eip93),ghash-generic)"
 					  : "ctr(aes-eip93)",
 		s->start_dec ? "decrypting" : "encrypting", (unsigned long long)s->seed,
-		s->query_each ? ", parameters read after each step" : "", s->nops);
+		s->query_each ? ", parameters read after each step" : "", ivs[s->iv_class & 3],
+		s->nops);
+	if (s->cipher != FZ_GCM)
+		fprintf(f, "driver bugs modelled by the fake: %s\n",
+			s->bugs == 0		      ? "none"
+			: s->bugs == FZ_BUG_DIRECTION ? "direction"
+			: s->bugs == FZ_BUG_CTR32     ? "ctr32"
+						      : "direction,ctr32");
 	if (s->plan.site == 0)
 		fprintf(f, "fault plan: none\n");
 	else
 		fprintf(f,
 			"fault plan: "
-			"site=%s,kind=%s,err=%d,nth=%lu,every=%d,block=%ld,count=%lu,mask=%u\n",
+			"site=%s,kind=%s,err=%d,nth=%lu,every=%d,block=%ld,count=%lu,mask=%u",
 			sites[s->plan.site], kinds[s->plan.kind], s->plan.err, s->plan.nth,
 			s->plan.every, s->plan.block, s->plan.count, s->plan.mask);
+	if (s->plan.site != 0 && s->plan.kind == 7)
+		fprintf(f, ",byte=%lu", s->plan.byte);
+	if (s->plan.site != 0 && s->plan.kind == 8)
+		fprintf(f, ",at=%ld,buf=%s,page=%lu", s->plan.at, bufs[s->plan.buf % 3],
+			s->plan.page);
+	if (s->plan.site != 0)
+		fprintf(f, "\n");
 	for (size_t i = 0; i < s->nops; i++) {
-		fz_describe_op(&s->ops[i], line, sizeof(line));
+		fz_describe_op(s, &s->ops[i], line, sizeof(line));
 		fprintf(f, "%s %2zu: %s\n", (long)i == mark ? "=>" : "  ", i, line);
 	}
 }

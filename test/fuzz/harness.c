@@ -8,7 +8,16 @@
  * one (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic), every tag
  * recomputed: tag-check = 1, so a tag-mask fault is always caught); the
  * input's header picks one (script.h), EIP93_FUZZ_COMPOSITION=ctr|kgcm
- * overrides it.
+ * overrides it.  In each, three ciphers: AES-GCM, AES-CTR and AES-CBC (the
+ * header's bit 7, then 6; EIP93_FUZZ_CIPHER=gcm|ctr|cbc|skc overrides it,
+ * skc meaning CTR or CBC as bit 6 says).  For AES-CTR and AES-CBC inputs the
+ * fake models the driver's bugs the header asks for (both, unless it says
+ * not), with the provider's workarounds on.
+ *
+ * Beyond the lockstep comparison, one check of the provider's own count:
+ * an input without a fault plan must count no wrong engine result
+ * (eip93-engine-faults; the driver's modelled bugs are worked around, so
+ * they produce none), and one with a plan no more than the fake injected.
  *
  * A fault can leave state in the provider instance that outlives the input
  * (its consecutive-error count, or the engine switched off for the process),
@@ -40,17 +49,22 @@
 #error "FZ_DT_PATH (the AN7581 device tree blob) must be defined by the build"
 #endif
 
-static const char *const names[3] = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" };
+static const char *const names[FZ_NCIPHERS][3] = {
+	{ "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" },
+	{ "AES-128-CTR", "AES-192-CTR", "AES-256-CTR" },
+	{ "AES-128-CBC", "AES-192-CBC", "AES-256-CBC" },
+};
 
 struct world {
 	OSSL_LIB_CTX *lib;
 	OSSL_PROVIDER *eip93, *dflt;
-	EVP_CIPHER *test[3], *ref[3];
+	EVP_CIPHER *test[FZ_NCIPHERS][3], *ref[FZ_NCIPHERS][3];
 	struct fz_side ts, rs;
 };
 static struct world worlds[2]; /* FZ_CTR, FZ_KGCM */
 static struct fz_totals tot;
-static int forced = -1; /* EIP93_FUZZ_COMPOSITION */
+static int forced = -1;	       /* EIP93_FUZZ_COMPOSITION */
+static int forced_cipher = -1; /* EIP93_FUZZ_CIPHER: FZ_GCM, _AES_CTR, _AES_CBC, 3 (either) */
 
 /* The kernel AES-GCM world's provider configuration. */
 static const char kgcm_conf[] =
@@ -115,14 +129,22 @@ static void world_open(int comp)
 		die("the eip93 gate is not open on the composition wanted (EIP93_TEST_* "
 		    "environment?)");
 	}
-	for (int k = 0; k < 3; k++) {
-		w->test[k] = EVP_CIPHER_fetch(w->lib, names[k], "provider=eip93");
-		w->ref[k] = EVP_CIPHER_fetch(w->lib, names[k], "provider=default");
-		if (w->test[k] == NULL || w->ref[k] == NULL)
-			die("cannot fetch AES-GCM from both providers");
-		w->ts.c[k] = w->test[k];
-		w->rs.c[k] = w->ref[k];
-		w->ts.ref[k] = w->rs.ref[k] = w->ref[k];
+	for (int c = 0; c < FZ_NCIPHERS; c++) {
+		for (int k = 0; k < 3; k++) {
+			w->test[c][k] = EVP_CIPHER_fetch(w->lib, names[c][k], "provider=eip93");
+			w->ref[c][k] = EVP_CIPHER_fetch(w->lib, names[c][k], "provider=default");
+			if (w->test[c][k] == NULL || w->ref[c][k] == NULL) {
+				fprintf(stderr, "eip93-fuzz: %s\n", names[c][k]);
+				die("cannot fetch this cipher from both providers");
+			}
+		}
+	}
+	for (int c = 0; c < 2; c++) {
+		for (int k = 0; k < 3; k++) {
+			w->ts.skc[c][k] = w->test[FZ_AES_CTR + c][k];
+			w->rs.skc[c][k] = w->ref[FZ_AES_CTR + c][k];
+			w->ts.skc_ref[c][k] = w->rs.skc_ref[c][k] = w->ref[FZ_AES_CTR + c][k];
+		}
 	}
 	w->ts.label = "eip93";
 	w->rs.label = "default";
@@ -132,10 +154,12 @@ static void world_close(int comp)
 {
 	struct world *w = &worlds[comp];
 
-	for (int k = 0; k < 3; k++) {
-		EVP_CIPHER_free(w->test[k]);
-		EVP_CIPHER_free(w->ref[k]);
-		w->test[k] = w->ref[k] = NULL;
+	for (int c = 0; c < FZ_NCIPHERS; c++) {
+		for (int k = 0; k < 3; k++) {
+			EVP_CIPHER_free(w->test[c][k]);
+			EVP_CIPHER_free(w->ref[c][k]);
+			w->test[c][k] = w->ref[c][k] = NULL;
+		}
 	}
 	OSSL_PROVIDER_unload(w->eip93);
 	OSSL_PROVIDER_unload(w->dflt);
@@ -164,6 +188,16 @@ void fz_harness_init(void)
 		else if (c != NULL && *c != '\0' && strcmp(c, "input") != 0)
 			die("EIP93_FUZZ_COMPOSITION: ctr, kgcm or input");
 	}
+	{
+		static const char *const cn[4] = { "gcm", "ctr", "cbc", "skc" };
+		const char *c = getenv("EIP93_FUZZ_CIPHER");
+
+		for (int i = 0; c != NULL && i < 4; i++)
+			if (strcmp(c, cn[i]) == 0)
+				forced_cipher = i;
+		if (c != NULL && *c != '\0' && strcmp(c, "input") != 0 && forced_cipher < 0)
+			die("EIP93_FUZZ_CIPHER: gcm, ctr, cbc, skc (either of the two) or input");
+	}
 	world_open(FZ_CTR);
 	world_open(FZ_KGCM);
 }
@@ -176,7 +210,10 @@ static void set_plan(const struct fz_plan *fp)
 	static const enum eip93_fake_kind kinds[] = { EIP93_FAKE_ERRNO,	  EIP93_FAKE_SHORT,
 						      EIP93_FAKE_BADMSG,  EIP93_FAKE_KEYSTREAM,
 						      EIP93_FAKE_NOWRITE, EIP93_FAKE_TAGMASK,
-						      EIP93_FAKE_SKIP };
+						      EIP93_FAKE_SKIP,	  EIP93_FAKE_TAIL,
+						      EIP93_FAKE_PAGE };
+	static const enum eip93_fake_buf bufs[] = { EIP93_FAKE_BUF_OUT, EIP93_FAKE_BUF_IN,
+						    EIP93_FAKE_BUF_TX };
 	struct eip93_fake_plan p;
 
 	memset(&p, 0, sizeof(p));
@@ -188,30 +225,101 @@ static void set_plan(const struct fz_plan *fp)
 	p.block = fp->block;
 	p.count = fp->count;
 	p.mask = fp->mask;
+	p.byte = fp->byte;
+	p.at = fp->at;
+	p.buf = bufs[fp->buf % 3];
+	p.page = fp->page;
 	eip93_fake_set_plan(fp->site == 0 ? NULL : &p);
+}
+
+/* The input as EIP93_FUZZ_CIPHER makes it (header bit 7, and 6 but for "skc"); @buf: room. */
+static const uint8_t *force_cipher(const uint8_t *data, size_t *size, uint8_t *buf, size_t room)
+{
+	size_t n = *size < room ? *size : room;
+
+	if (forced_cipher < 0)
+		return data;
+	memset(buf, 0, room);
+	memcpy(buf, data, n);
+	if (forced_cipher == FZ_GCM)
+		buf[0] &= 0x7f;
+	else if (forced_cipher == FZ_AES_CTR)
+		buf[0] = (uint8_t)((buf[0] & 0x3f) | 0x80);
+	else if (forced_cipher == FZ_AES_CBC)
+		buf[0] |= 0xc0;
+	else
+		buf[0] |= 0x80;
+	*size = n != 0 ? n : 1;
+	return buf;
+}
+
+/*
+ * The provider's count of wrong engine results against the plan: none
+ * without one, no more than the fake injected with one.  0, or -1 (told).
+ * Not under the user-space /dev/crypto's own fault plan
+ * (EIP93_TEST_CDEV_FAULT, test/cryptodev: the shim injects what the fake
+ * never counts; the lockstep comparison still holds there).
+ */
+static int check_faults(const struct fz_script *s, uint64_t faults, unsigned long injected)
+{
+	static int cdev_plan = -1;
+
+	if (cdev_plan < 0) {
+		const char *v = getenv("EIP93_TEST_CDEV_FAULT");
+
+		cdev_plan = v != NULL && v[0] != '\0';
+	}
+	if (cdev_plan || (s->plan.site == 0 && faults == 0) ||
+	    (s->plan.site != 0 && faults <= injected))
+		return 0;
+	fprintf(stderr,
+		"DIVERGENCE in the provider's count: %llu wrong engine results counted "
+		"(eip93-engine-faults), the fake injected %lu faults%s\n",
+		(unsigned long long)faults, injected,
+		s->cipher != FZ_GCM && s->bugs != 0
+			? " (it models the driver's bugs: are the workarounds on?)"
+			: "");
+	fz_print(stderr, s, -1);
+	return -1;
 }
 
 int fz_harness_one(const uint8_t *data, size_t size, int print)
 {
+	uint8_t buf[FZ_HEADER + FZ_OPSIZE * FZ_MAX_OPS];
 	struct fz_script s;
 	struct world *w;
 	struct eip93_fake_stats st;
-	uint64_t msgs0, msgs1;
+	uint64_t msgs0, msgs1, faults0, faults1;
 	int r;
 
+	data = force_cipher(data, &size, buf, sizeof(buf));
 	fz_decode(data, size, &s);
 	if (forced >= 0)
 		s.composition = forced;
 	w = &worlds[s.composition];
+	for (int k = 0; k < 3; k++) {
+		w->ts.c[k] = w->test[s.cipher][k];
+		w->rs.c[k] = w->ref[s.cipher][k];
+		w->ts.ref[k] = w->rs.ref[k] = w->ref[s.cipher][k];
+	}
 	if (print)
 		fz_print(stdout, &s, -1);
 	set_plan(&s.plan);
+	if (s.cipher != FZ_GCM)
+		eip93_fake_set_bugs((s.bugs & FZ_BUG_DIRECTION ? EIP93_FAKE_BUG_DIRECTION : 0u) |
+				    (s.bugs & FZ_BUG_CTR32 ? EIP93_FAKE_BUG_CTR32 : 0u));
 	msgs0 = counter(w, "eip93-engine-messages");
+	faults0 = counter(w, "eip93-engine-faults");
 	r = fz_compare_run(&s, &w->ts, &w->rs);
 	msgs1 = counter(w, "eip93-engine-messages");
+	faults1 = counter(w, "eip93-engine-faults");
 	eip93_fake_get_stats(&st);
+	if (r == 0)
+		r = check_faults(&s, faults1 - faults0, st.faults);
 	tot.execs++;
 	tot.by_composition[s.composition]++;
+	tot.by_cipher[s.cipher]++;
+	tot.engine_by_cipher[s.cipher] += msgs1 != msgs0;
 	tot.engine_messages += msgs1 - msgs0;
 	tot.engine_execs += msgs1 != msgs0;
 	tot.fault_execs += s.plan.site != 0;
@@ -219,10 +327,9 @@ int fz_harness_one(const uint8_t *data, size_t size, int print)
 	tot.divergences += r != 0;
 	if (print)
 		printf("result: %s; engine messages %llu, fake calls: %lu opens, %lu seals, %lu "
-		       "unseals, "
-		       "%lu faults\n",
+		       "unseals, %lu skcipher requests, %lu faults\n",
 		       r == 0 ? "same on both sides" : "DIVERGENCE",
-		       (unsigned long long)(msgs1 - msgs0), st.opens, st.seals, st.unseals,
+		       (unsigned long long)(msgs1 - msgs0), st.opens, st.seals, st.unseals, st.ctrs,
 		       st.faults);
 	eip93_fake_set_plan(NULL);
 	{
@@ -255,11 +362,15 @@ void fz_harness_summary(const char *prefix)
 		"%sexecutions %lu, reaching the engine %lu (%.1f%%), engine messages %lu, with a "
 		"fault "
 		"plan %lu, faults injected %lu, provider reloads %lu, divergences %lu "
-		"(compositions: ctr(aes-eip93) %lu, gcm_base %lu)\n",
+		"(compositions: ctr(aes-eip93) %lu, gcm_base %lu; ciphers, of which reaching the "
+		"engine: AES-GCM %lu/%lu, AES-CTR %lu/%lu, AES-CBC %lu/%lu)\n",
 		prefix, t->execs, t->engine_execs,
 		t->execs != 0 ? 100.0 * (double)t->engine_execs / (double)t->execs : 0.0,
 		t->engine_messages, t->fault_execs, t->faults, t->reloads, t->divergences,
-		t->by_composition[FZ_CTR], t->by_composition[FZ_KGCM]);
+		t->by_composition[FZ_CTR], t->by_composition[FZ_KGCM], t->by_cipher[FZ_GCM],
+		t->engine_by_cipher[FZ_GCM], t->by_cipher[FZ_AES_CTR],
+		t->engine_by_cipher[FZ_AES_CTR], t->by_cipher[FZ_AES_CBC],
+		t->engine_by_cipher[FZ_AES_CBC]);
 }
 
 void fz_harness_done(void)

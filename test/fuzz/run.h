@@ -57,12 +57,23 @@ struct fz_model {
 	int odd_tag;	  /* a tag of another length than 16 was set */
 	int zero_aad;	  /* a zero-length EVP_Cipher AAD since the last IV */
 	int empty_update; /* a zero-length data update since the last IV */
+	/* AES-CTR and AES-CBC: the slot's mode (0 CTR, 1 CBC) and padding. */
+	int smode;
+	int spad;
+	int nopad_flag; /* EVP_CIPH_NO_PADDING: EVP_CIPHER_CTX_set_padding(0) (a new cipher keeps it) */
+	int kdir;	/* the direction the last key was set in (CBC's key schedule) */
+	int tls_on;	/* tls-version and tls-mac-size set (maybe) */
+	int tls_mac;
+	int mac_owned; /* a CBC record may have left an allocated tls-mac (skc.h, fzs_copy()) */
+	int fed;       /* data went in since the last init */
 };
 
 struct fz_side {
 	const char *label;
 	const EVP_CIPHER *c[3];	  /* the implementation under test */
 	const EVP_CIPHER *ref[3]; /* default provider: valid ciphertexts */
+	/* AES-CTR, AES-CBC (all key sizes) of the same two providers: a mode switched by init. */
+	const EVP_CIPHER *skc[2][3], *skc_ref[2][3];
 	EVP_CIPHER_CTX *x[2];
 	struct fz_model m[2];
 	int cur;

@@ -14,11 +14,21 @@
  *   [0]    flags: bits 0-1 key size (AES-128/192/256, 3 = 256), bits 2 and 4
  *          both set: read every context parameter after every step, bit 3
  *          start decrypting, bit 5 the composition (0: ctr(aes-eip93), 1: the
- *          kernel's gcm_base(ctr(aes-eip93),ghash-generic), harness.c)
+ *          kernel's gcm_base(ctr(aes-eip93),ghash-generic), harness.c), bit 7
+ *          the cipher: 0 AES-GCM (every input written before AES-CTR and
+ *          AES-CBC came), 1 AES-CTR or AES-CBC by bit 6 (0 CTR, 1 CBC; with
+ *          bit 7 clear, bit 6 means nothing)
  *   [1..7] fault plan of the engine fake: site (12..15; else none), kind|err, nth, every,
- *          block, count, mask (fz_decode_plan())
+ *          block, count, mask (fz_decode())
  *   [8..15] data seed
  * Operation: [0] code, [1..3] flags f1 f2 f3, [4..5] len (LE), [6..7] len2.
+ *
+ * AES-CTR and AES-CBC inputs (the "skc" worlds) read the header's spare
+ * bits too (skc.h): [1] bits 4-5 driver bugs the fake does *not* model
+ * (0: both on), bits 6-7 the first IV's class; [2] kind % 9 (tail and page
+ * too); [4] bits 1-2 page fault's buffer, bits 3-7 its offset from the page
+ * boundary (-16..15); [5] bits 1-5 tail fault's byte; [6] bits 2-3 which
+ * page boundary.  Their operation codes are enum fzs_code (skc.h), [0] % FZS_NCODES.
  */
 #ifndef EIP93_FUZZ_SCRIPT_H
 #define EIP93_FUZZ_SCRIPT_H
@@ -78,7 +88,8 @@ enum fz_code {
 };
 
 struct fz_op {
-	enum fz_code code;
+	enum fz_code code;  /* AES-GCM's meaning of [0] */
+	unsigned int scode; /* AES-CTR's and AES-CBC's (enum fzs_code, skc.h) */
 	uint8_t f1, f2, f3;
 	uint16_t len, len2; /* raw: decoded by fz_size() etc. */
 };
@@ -93,15 +104,28 @@ struct fz_plan {
 	long block;
 	unsigned long count;
 	unsigned char mask;
+	/* AES-CTR and AES-CBC inputs only (kind 7 tail, 8 page): see the header above. */
+	unsigned long byte;
+	long at;
+	int buf; /* 0 out, 1 in, 2 tx */
+	unsigned long page;
 };
 
 enum { FZ_CTR = 0, FZ_KGCM = 1 };
+/* The cipher a script runs (header bit 7, then 6). */
+enum { FZ_GCM = 0, FZ_AES_CTR = 1, FZ_AES_CBC = 2, FZ_NCIPHERS = 3 };
+/* Driver bugs the fake models for an AES-CTR or AES-CBC input (engine/fake.h's values). */
+#define FZ_BUG_DIRECTION 1u
+#define FZ_BUG_CTR32 2u
 
 struct fz_script {
 	int keysize;	 /* 0, 1, 2: 128, 192, 256 */
 	int composition; /* FZ_CTR or FZ_KGCM */
+	int cipher;	 /* FZ_GCM, FZ_AES_CTR or FZ_AES_CBC */
 	int query_each;
 	int start_dec;
+	unsigned int bugs; /* FZ_BUG_*: AES-CTR and AES-CBC inputs */
+	int iv_class;	   /* the first IV: 0 random, 1-3 near a 32-, 64-, 128-bit counter wrap */
 	struct fz_plan plan;
 	uint64_t seed;
 	size_t nops;
@@ -126,15 +150,15 @@ extern const int fz_fixedlens[8];
 extern const int fz_genargs[7];
 extern const int fz_invargs[4];
 
-/* fz_describe_op() - one line for a step of the script. */
-void fz_describe_op(const struct fz_op *op, char *buf, size_t len);
+/* fz_describe_op() - one line for a step of the script @s. */
+void fz_describe_op(const struct fz_script *s, const struct fz_op *op, char *buf, size_t len);
 
 /* fz_print() - the whole script, one step a line; @mark: step to flag or -1. */
 void fz_print(FILE *f, const struct fz_script *s, long mark);
 
 /* fz_encode_*() - the inverse, for writing seeds by hand. */
 size_t fz_encode_header(uint8_t *out, int keysize, int flags, const uint8_t plan[7], uint64_t seed);
-size_t fz_encode_op(uint8_t *out, enum fz_code code, uint8_t f1, uint8_t f2, uint8_t f3,
+size_t fz_encode_op(uint8_t *out, unsigned int code, uint8_t f1, uint8_t f2, uint8_t f3,
 		    uint16_t len, uint16_t len2);
 /* fz_raw_size() - a raw len field that decodes to exactly @n (n <= 8191 or 4096..32768). */
 uint16_t fz_raw_size(size_t n);

@@ -3,7 +3,8 @@
  * The seed corpus, written as code so each entry says what it is: a starting
  * point per caller shape for libFuzzer, and one reproducer per divergence
  * found by review or by the fuzzer (those builders and raw inputs:
- * seeds_regress.c).  `eip93-fuzz-replay --emit DIR` writes DIR/corpus (must
+ * seeds_regress.c; the AES-CTR and AES-CBC seeds: seeds_skc.c).
+ * `eip93-fuzz-replay --emit DIR` writes DIR/corpus (must
  * agree today), DIR/regress (divergences found: agree since alg/ was fixed) and
  * DIR/integrity (keystream/nowrite faults: agree once integrity checks land).
  * The checked-in test/fuzz/{corpus,regress,integrity} are this output;
@@ -406,6 +407,14 @@ int fz_emit_seeds(const char *dir)
 		memset(&s, 0, sizeof(s));
 		seeds[i].build(&s);
 		if (emit(dir, seeds[i].dir, seeds[i].name, s.b, s.n) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < fz_skc_seeds_count; i++) {
+		struct sb s;
+
+		memset(&s, 0, sizeof(s));
+		fz_skc_seeds[i].build(&s);
+		if (emit(dir, fz_skc_seeds[i].dir, fz_skc_seeds[i].name, s.b, s.n) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < fz_raw_seeds_count; i++)

@@ -108,4 +108,8 @@ struct raw_seed {
 extern const struct raw_seed fz_raw_seeds[];
 extern const size_t fz_raw_seeds_count;
 
+/* The AES-CTR and AES-CBC seeds (seeds_skc.c). */
+extern const struct seed fz_skc_seeds[];
+extern const size_t fz_skc_seeds_count;
+
 #endif /* EIP93_FUZZ_SEEDS_BUILD_H */

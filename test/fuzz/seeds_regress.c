@@ -7,6 +7,7 @@
  * regression case").
  */
 #include "seeds_build.h"
+#include "seeds_skc.h"
 
 /* Review defect: TLS fixed IV, a whole IV by init, one record, then a generic message. */
 void r_tls_record_then_generic(struct sb *s)
@@ -148,6 +149,144 @@ void r_copy_after_empty_update(struct sb *s)
 	s->n += fz_encode_op(s->b + s->n, FZ_MSG, 0xc4, 0x79, 0x7e, 0x0000, 0x2600);
 	s->n += fz_encode_op(s->b + s->n, FZ_SWITCH, 0x70, 0x38, 0x7b, 0x128b, 0x8000);
 	s->n += fz_encode_op(s->b + s->n, FZ_SSH, 0, 0, 1, 0x7f00, 0x40fe);
+}
+
+/* AES-CTR and AES-CBC (the builders share seeds_skc.h with seeds_skc.c). */
+
+/*
+ * Found by the fuzzer: a CBC context keyed in one direction, then an init
+ * without a key in the other, then whole blocks in the engine's window.
+ * OpenSSL sets the AES key schedule only when it is given a key, so the
+ * default provider decrypts (or encrypts) with the other direction's
+ * schedule: garbage, but its answer; eip93 sends the message to the engine,
+ * whose transform for that direction computes the real decryption: every
+ * output byte differs.  The same after a decrypting key and an encrypting
+ * init, or with no IV.
+ */
+void r_cbc_direction_without_key(struct sb *s)
+{
+	sh(s, CBC_W, 0, 0, none, 250);
+	sop(s, FZS_INIT, SI_IV | SI_DEC, 0, IV_A, 0, 0);
+	sop(s, FZS_DATA, 0, D_JUNK, 0, 8192, SH_EXACT);
+}
+
+/*
+ * Found by the fuzzer: a CBC context given a num (CBC does not use it, but
+ * keeps and reports it), then whole blocks in the engine's window: eip93
+ * brings its delegate to the message's end by an init with the running IV,
+ * which sets num to 0; the default provider still answers 5.
+ */
+void r_cbc_num_after_engine(struct sb *s)
+{
+	sh(s, CBC_W, 0, 0, none, 251);
+	sop(s, FZS_SETTER, 1, 3, 0, 0, 0); /* EVP_CIPHER_CTX_set_num(5) */
+	sop(s, FZS_DATA, 0, D_PT, 0, 8192, SH_EXACT);
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+}
+
+/*
+ * Found by the fuzzer: a set_params that fails part-way (num 255: past
+ * the block) after the delegate took tls-version and tls-mac-size from it.
+ * eip93 stops trusting its shadow, but the next init with an IV trusts it
+ * again without the TLS state; the default provider then takes each
+ * decryption as a record and strips a 16-byte MAC (8176 bytes out), eip93
+ * sends it to the engine (8192 out).
+ */
+void r_skc_partial_set_params(struct sb *s)
+{
+	sh(s, CTR_W, 0, START_DEC, none, 252);
+	sop(s, FZS_PARAMS, 2 | 8 | 16, 1 << 2 | 1 << 4, 7, 0, 0);
+	msg(s, M_DEC | M_RE(0), M_PARTS(1), IV_B, 8192, SH_EXACT);
+}
+
+/*
+ * Found by the fuzzer: decrypting CBC with padding, an update that ends on
+ * a block boundary (the delegate holds that block back), padding turned
+ * off, then whole blocks: the default provider releases the held block
+ * with them (8208 bytes); eip93 counts the delegate's buffer by the padding
+ * now in force, finds none, and the engine's 8192 bytes come out alone.
+ */
+void r_cbc_padding_off_held_block(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 253);
+	sop(s, FZS_DATA, 0, D_PT, 0, 48, SH_EXACT);
+	sop(s, FZS_SETTER, 0, 0, 0, 0, 0); /* EVP_CIPHER_CTX_set_padding(0) */
+	sop(s, FZS_DATA, 0, D_PT, 0, 8192, SH_EXACT);
+}
+
+/*
+ * Found by the fuzzer: after an engine message (eip93 then answers "iv"
+ * itself: its delegate's original IV is the one the message ended on), an
+ * init with a new IV and a num AES-CTR refuses: the delegate takes the IV
+ * before it refuses the parameter, so the default provider answers the new
+ * IV; eip93 still answers the old one.
+ */
+void r_skc_failed_init_iv(struct sb *s)
+{
+	sh(s, CTR_W, 0, 0, none, 254);
+	sop(s, FZS_DATA, 0, D_PT, 0, 8192, SH_EXACT);
+	sop(s, FZS_INIT, SI_IV | SI_KEEP | SI_API(3), SI_PNUM, IV_B | SI_NUM(5), 0, 0);
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+}
+
+/*
+ * Found by the fuzzer (corpus/cbc-tls): AES-CBC, a TLS 1.2 record with a
+ * 32-byte MAC the engine deciphers, a new tls-mac-size, an encrypting init
+ * and a record the engine enciphers: eip93 answered tls-mac with the length
+ * of the record's MAC (the delegate: tls-mac-size's now) and, after the
+ * encrypted record, its old MAC (the delegate frees its last MAC once it
+ * deciphers a record, either direction: none).
+ */
+void r_cbc_tls_mac_after_engine_record(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 255);
+	sop(s, FZS_TLS, 1 | 1 << 1 | 3 << 3, 0, 0, 8000, 0); /* decrypt, TLS 1.2, MAC 32 */
+	sop(s, FZS_PARAMS, 0x10, 2 << 4, 0, 0, 0);	     /* tls-mac-size 20 */
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+	sop(s, FZS_INIT, SI_KEY | SI_ENC, 0, 0, 0, 0);
+	sop(s, FZS_TLS, 1 << 1 | 3 << 3, 0, 0, 8000, 0); /* encrypt, TLS 1.2, MAC 32 */
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+}
+
+/*
+ * Found by the fuzzer: AES-CBC keyed decrypting, an init without a key to
+ * encrypt, a TLS 1.2 record: the default provider enciphers it with the
+ * decryption key schedule (garbage, but its answer); eip93 took the record
+ * to the engine, which enciphered it properly: every byte differed.
+ */
+void r_cbc_tls_direction_without_key(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 256);
+	sop(s, FZS_INIT, SI_ENC, 0, 0, 0, 0);		 /* CipherInit_ex(dir=enc) */
+	sop(s, FZS_TLS, 1 << 1 | 1 << 3, 0, 0, 8000, 0); /* encrypt, TLS 1.2, MAC 16 */
+}
+
+/*
+ * Found by the fuzzer: AES-CBC, a TLS 1.2 record with a 20-byte MAC the
+ * engine deciphers, then TLS 1.0 and an empty record: the delegate frees
+ * its last MAC before it refuses the record (tls-mac: none); eip93 kept the
+ * empty update off the record path and still answered the old MAC.
+ */
+void r_cbc_tls_empty_record(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 257);
+	sop(s, FZS_TLS, 1 | 1 << 1 | 2 << 3, 0, 0, 8000, 0); /* decrypt, TLS 1.2, MAC 20 */
+	sop(s, FZS_TLS, 0, 0, 0, 0, 0);			     /* TLS 1.0, no MAC, 0 bytes */
+}
+
+/*
+ * Found by the fuzzer: AES-CBC decrypting a corrupted ciphertext on the
+ * engine, a final that refuses its padding after deciphering the held
+ * block: eip93 still counted the running IV as its own and sent the next
+ * TLS 1.2 record to the engine from the wrong one (its first block
+ * differed).
+ */
+void r_cbc_iv_after_failed_final(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 258);
+	msg(s, M_DEC | M_RE(0) | M_NOFINAL, M_PARTS(1) | M_CORRUPT, IV_A, 20992, SH_EXACT);
+	sop(s, FZS_FINAL, 0, 0, 0, 0, 0);
+	sop(s, FZS_TLS, 1 | 1 << 1 | 4 << 3, 0, 0, 12898, 0); /* decrypt, TLS 1.2, MAC 48 */
 }
 
 /*

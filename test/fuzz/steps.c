@@ -6,6 +6,7 @@
  * step with what the call did (run.h).
  */
 #include "run.h"
+#include "skc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,10 @@ void fz_side_start(struct fz_side *sd, const struct fz_script *s)
 {
 	unsigned char iv[128];
 
+	if (s->cipher != FZ_GCM) {
+		fzs_side_start(sd, s);
+		return;
+	}
 	sd->s = s;
 	sd->cur = 0;
 	sd->opno = 0;
@@ -404,6 +409,10 @@ void fz_run_op(struct fz_side *sd, const struct fz_op *op)
 {
 	if (fz_ctx(sd) == NULL)
 		return;
+	if (sd->s->cipher != FZ_GCM) {
+		fzs_run_op(sd, op);
+		return;
+	}
 	switch (op->code) {
 	case FZ_INIT:
 		op_init(sd, op);

@@ -2,7 +2,7 @@
 # AES-CTR and AES-CBC on the host: eip93-skc-diff against the default
 # provider through the fake engine (engine/fake.c, fake_skc.c), with and
 # without faults and the driver's modelled bugs.
-add_executable(eip93-skc-diff ${CMAKE_CURRENT_LIST_DIR}/skc_diff.c)
+add_executable(eip93-skc-diff ${CMAKE_CURRENT_LIST_DIR}/skc_diff.c ${CMAKE_CURRENT_LIST_DIR}/named.c)
 eip93_target_flags(eip93-skc-diff)
 target_link_libraries(eip93-skc-diff PRIVATE PkgConfig::LIBCRYPTO)
 
@@ -46,3 +46,19 @@ eip93_skc_test(skc_bug_ctr32_caught_without_workaround "--cases;3000;--min-fault
 eip93_skc_test(skc_diff_tls12 "--cases;800;--tls-only;1;--min-engine;1500")
 eip93_skc_test(skc_diff_tls12_fault "--cases;800;--tls-only;1;--min-faults;8;--max-faults;8"
   "EIP93_TEST_FAKE=site=data,kind=keystream,nth=40,every=1,block=-1")
+
+# Named scripts (eip93-skc-diff --script NAME): every AES-CTR or AES-CBC file in
+# test/fuzz/regress has one of its name in named.c's table, registered here as
+# diff_script_NAME (the AES-GCM ones are test/diff's: each CMake file takes the
+# folder's names its own named.c lists; scripts/check-regress.sh checks that every
+# file is in one of them).
+set(_skc_regress_dir ${PROJECT_SOURCE_DIR}/test/fuzz/regress)
+file(GLOB _skc_regress CONFIGURE_DEPENDS RELATIVE ${_skc_regress_dir} ${_skc_regress_dir}/*)
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/named.c _skc_named REGEX "^\t\\{ \"[a-z0-9-]+\", n_")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/named.c)
+foreach(s ${_skc_regress})
+  if(_skc_named MATCHES "\\{ \"${s}\", n_")
+    add_test(NAME diff_script_${s} COMMAND eip93-skc-diff --script ${s})
+    set_tests_properties(diff_script_${s} PROPERTIES LABELS "host;regress" ENVIRONMENT "${_skc_env}")
+  endif()
+endforeach()

@@ -13,12 +13,15 @@
  * Usage: eip93-skc-diff [--cases N] [--seed S] [--min-engine N]
  *                       [--max-faults N] [--min-faults N] [--tls-only 1]
  *                       [--mode ctr|cbc] [--config FILE]
+ *        eip93-skc-diff --script NAME|all|list [--cases N] [--seed S]
  * The provider's counters are printed at the end; --min-engine asks for at
  * least N engine messages (so a run that never reached the engine fails),
  * --max-faults / --min-faults bound the wrong engine results counted.
  * --mode runs the cases of one mode only (default: each case picks), so
  * that a run's counters are that mode's; --config loads FILE into the
  * test's library context (the provider's section: engine-backend, window).
+ * --script runs a named regression script (named.c) instead, --cases times
+ * (default 20).
  * Environment: as the other host tests (OPENSSL_MODULES, EIP93_TEST_*).
  */
 #include <stdint.h>
@@ -31,6 +34,8 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
+
+#include "named.h"
 
 #define BUF (64 * 1024 + 64)
 #define MAX_OPS 24
@@ -422,7 +427,8 @@ int main(int argc, char **argv)
 {
 	unsigned long n = 3000, seed = 1, min_engine = 0, max_faults = 0, min_faults = 0;
 	unsigned long long engine, faults;
-	const char *gate = "", *backend = "", *config = NULL;
+	int cases_given = 0;
+	const char *gate = "", *backend = "", *config = NULL, *script = NULL;
 	OSSL_PARAM q[3] = { OSSL_PARAM_construct_utf8_ptr("eip93-gate", (char **)&gate, 0),
 			    OSSL_PARAM_construct_utf8_ptr("eip93-backend", (char **)&backend, 0),
 			    OSSL_PARAM_construct_end() };
@@ -432,9 +438,10 @@ int main(int argc, char **argv)
 	for (int i = 1; i + 1 < argc; i += 2) {
 		unsigned long v = strtoul(argv[i + 1], NULL, 0);
 
-		if (strcmp(argv[i], "--cases") == 0)
+		if (strcmp(argv[i], "--cases") == 0) {
 			n = v;
-		else if (strcmp(argv[i], "--seed") == 0)
+			cases_given = 1;
+		} else if (strcmp(argv[i], "--seed") == 0)
 			seed = v;
 		else if (strcmp(argv[i], "--min-engine") == 0)
 			min_engine = v;
@@ -446,6 +453,8 @@ int main(int argc, char **argv)
 			tls_only = v != 0;
 		else if (strcmp(argv[i], "--config") == 0)
 			config = argv[i + 1];
+		else if (strcmp(argv[i], "--script") == 0)
+			script = argv[i + 1];
 		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "ctr") == 0)
 			only_mode = 0;
 		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "cbc") == 0)
@@ -455,6 +464,16 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (script != NULL && strcmp(script, "list") == 0) {
+		skc_named_list();
+		return 0;
+	}
+	if (script != NULL && !skc_named_known(script)) {
+		printf("FAIL: no script '%s' (--script list)\n", script);
+		return 2;
+	}
+	if (script != NULL && !cases_given)
+		n = 20;
 	rs = seed * 0x9e3779b97f4a7c15ULL | 1;
 	if (lib == NULL || (config != NULL && !OSSL_LIB_CTX_load_config(lib, config))) {
 		printf("FAIL: cannot load the configuration %s\n", config != NULL ? config : "-");
@@ -471,8 +490,14 @@ int main(int argc, char **argv)
 	       only_mode < 0 ? "ctr and cbc"
 	       : only_mode   ? "cbc"
 			     : "ctr");
-	for (cases = 0; cases < n; cases++)
-		(void)one_case(cases, lib);
+	if (script != NULL) {
+		printf("script: %s\n", script);
+		divergences = skc_named_run(lib, script, n, seed);
+		cases = n;
+	} else {
+		for (cases = 0; cases < n; cases++)
+			(void)one_case(cases, lib);
+	}
 	engine = counter(e, "eip93-engine-messages");
 	faults = counter(e, "eip93-engine-faults");
 	printf("cases=%lu divergences=%lu engine-messages=%llu software-messages=%llu "
