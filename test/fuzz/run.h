@@ -80,6 +80,13 @@ struct fz_side {
 	struct fz_tr tr;
 	const struct fz_script *s;
 	size_t opno; /* the step running now */
+	/*
+	 * AES-CBC/CTR TLS records' buffers, freed with the contexts: a tls-mac
+	 * left pointing into an earlier record's buffer stays readable, and no
+	 * later buffer takes its address (skc_macro.c).
+	 */
+	void *kept[2 * FZ_MAX_OPS];
+	size_t nkept;
 };
 
 /* PRNG purposes: every byte string a step uses, from (seed, step, purpose). */

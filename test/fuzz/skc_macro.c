@@ -239,7 +239,8 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	 * on both sides, in memory the provider allocated for it.  The model's
 	 * mode alone is not enough: after a refused init with the other mode's
 	 * cipher the context may be AES-CTR, whose tls-mac points into a
-	 * record's buffer (maybe an earlier, freed one).
+	 * record's buffer, maybe an earlier one's (kept until the script ends,
+	 * so that no buffer of this record can have its address).
 	 */
 	fzs_tls_mac(sd,
 		    dec && m->smode && EVP_CIPHER_CTX_get0_cipher(fz_ctx(sd)) != NULL &&
@@ -251,6 +252,11 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	fz_log(&sd->tr, "tls.record", 0, -1, rec, cap);
 	fz_log(&sd->tr, "tls.out", 0, -1, out, cap);
 	free(pt);
-	free(rec);
-	free(out);
+	if (sd->nkept + 2 <= sizeof(sd->kept) / sizeof(sd->kept[0])) {
+		sd->kept[sd->nkept++] = rec;
+		sd->kept[sd->nkept++] = out;
+	} else { /* not reached: one record a step */
+		free(rec);
+		free(out);
+	}
 }

@@ -63,6 +63,8 @@ void fz_side_end(struct fz_side *sd)
 	EVP_CIPHER_CTX_free(sd->x[0]);
 	EVP_CIPHER_CTX_free(sd->x[1]);
 	sd->x[0] = sd->x[1] = NULL;
+	while (sd->nkept > 0)
+		free(sd->kept[--sd->nkept]);
 }
 
 static void op_init(struct fz_side *sd, const struct fz_op *op)
