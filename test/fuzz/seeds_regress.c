@@ -290,6 +290,26 @@ void r_cbc_iv_after_failed_final(struct sb *s)
 }
 
 /*
+ * Found by the fuzzer: AES-CBC decrypting, 48 bytes and no final (the
+ * delegate holds the last block back in its CBC buffer), then a TLS 1.2
+ * record the engine deciphered: eip93's re-init of its delegate after it
+ * emptied that buffer, which a record leaves alone in the default
+ * provider; then tls-version 0 and a final: the default deciphers the held
+ * block and refuses its padding (bad decrypt, reason 100), eip93 had
+ * nothing held (wrong final block length, 107).
+ */
+void r_cbc_tls_after_held_block(struct sb *s)
+{
+	sh(s, CBC_W, 0, START_DEC, none, 259);
+	sop(s, FZS_DATA, 0, D_PT, 0, 48, SH_EXACT);
+	sop(s, FZS_TLS, 1 | 1 << 1 | 1 << 3, 0, 0, 8000, 0); /* decrypt, TLS 1.2, MAC 16 */
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+	sop(s, FZS_PARAMS, 0x08, 0, 0, 0, 0); /* tls-version 0 */
+	sop(s, FZS_FINAL, 0, 0, 0, 0, 0);
+	sop(s, FZS_QUERY, 0, 0, 0, 0, 0);
+}
+
+/*
  * What the fuzzer found, as libFuzzer minimized it (raw input bytes):
  * - tag-over-aad-refused-record (fuzz_smoke in CI): TLS1_AAD on a
  *   decrypting context, a set_params whose tag overwrites the record AAD in

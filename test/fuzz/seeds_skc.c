@@ -416,5 +416,6 @@ const struct seed fz_skc_seeds[] = {
 	{ "regress", "cbc-tls-direction-without-key", r_cbc_tls_direction_without_key },
 	{ "regress", "cbc-tls-empty-record", r_cbc_tls_empty_record },
 	{ "regress", "cbc-iv-after-failed-final", r_cbc_iv_after_failed_final },
+	{ "regress", "cbc-tls-after-held-block", r_cbc_tls_after_held_block },
 };
 const size_t fz_skc_seeds_count = sizeof(fz_skc_seeds) / sizeof(fz_skc_seeds[0]);

@@ -97,5 +97,6 @@ void r_cbc_tls_mac_after_engine_record(struct sb *s);
 void r_cbc_tls_direction_without_key(struct sb *s);
 void r_cbc_tls_empty_record(struct sb *s);
 void r_cbc_iv_after_failed_final(struct sb *s);
+void r_cbc_tls_after_held_block(struct sb *s);
 
 #endif /* EIP93_FUZZ_SEEDS_SKC_H */

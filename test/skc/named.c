@@ -419,6 +419,37 @@ static void n_cbc_iv_after_failed_final(struct tr *t, EVP_CIPHER_CTX *x, const s
 	free(ct);
 }
 
+/*
+ * a1c273b: AES-CBC decrypting, 48 bytes (the delegate holds the last block
+ * back in its CBC buffer), a TLS 1.2 record (records leave that buffer
+ * alone), tls-version 0, a final: the held block is deciphered (bad
+ * decrypt, not a wrong final block length); then 40 bytes (8 held), a
+ * record, tls-version 0 and 24 bytes: the 8 come out with them.
+ */
+static void n_cbc_tls_after_held_block(struct tr *t, EVP_CIPHER_CTX *x, const struct nside *sd,
+				       const struct nshape *s)
+{
+	unsigned int ver = 0;
+	OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
+			    OSSL_PARAM_construct_end() };
+	size_t n;
+
+	for (size_t held = 16; held > 0; held -= 8) {
+		L_init(t, "init(cbc,key,iv,dec)", x, sd->cbc, s->key, s->iv, 0, NULL);
+		L_update(t, "update", x, s->buf, s->pt, 32 + held);
+		L_tls_on(t, x, 0x303, 20);
+		n = make_record(sd, x, s, s->len - 64, 20, s->buf);
+		L_update(t, "record", x, s->buf, s->buf, n);
+		L_tls_mac(t, "tls-mac", x);
+		L_query(t, x, 1);
+		L_set(t, "set_params(tls-version 0)", x, p);
+		if (held == 8)
+			L_update(t, "update", x, s->buf, s->pt, 24);
+		L_final(t, "final", x, s->buf);
+		L_query(t, x, 1);
+	}
+}
+
 typedef void (*n_fn)(struct tr *, EVP_CIPHER_CTX *, const struct nside *, const struct nshape *);
 
 static const struct {
@@ -434,6 +465,7 @@ static const struct {
 	{ "cbc-tls-direction-without-key", n_cbc_tls_direction_without_key },
 	{ "cbc-tls-empty-record", n_cbc_tls_empty_record },
 	{ "cbc-iv-after-failed-final", n_cbc_iv_after_failed_final },
+	{ "cbc-tls-after-held-block", n_cbc_tls_after_held_block },
 };
 #define N_SCRIPTS (sizeof(n_scripts) / sizeof(n_scripts[0]))
 
