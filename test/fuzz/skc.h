@@ -149,9 +149,8 @@ int fzs_avoid_pad(struct fz_side *sd);
 void fzs_keyed(struct fz_model *m, const EVP_CIPHER *c, const unsigned char *key, int enc);
 /* fzs_tls_mac_ptr() - where the tls-mac parameter points now (NULL: nowhere), not logged. */
 const void *fzs_tls_mac_ptr(struct fz_side *sd);
-/* fzs_tls_mac() - the tls-mac parameter after a record (its bytes if surely alive: skc_query.c). */
-void fzs_tls_mac(struct fz_side *sd, int fresh, const unsigned char *a, const unsigned char *b,
-		 size_t cap);
+/* fzs_tls_mac() - the tls-mac parameter after a record (its bytes if set by it: skc_query.c). */
+void fzs_tls_mac(struct fz_side *sd, int fresh, const unsigned char *at);
 /*
  * fzs_update() - one update (@api 0, 1) or EVP_Cipher (2) with data, logged
  * with its error reason; the output's length into *@outl.  1 on success.

@@ -210,7 +210,8 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	size_t mac = fzs_macsizes[(op->f1 >> 3) & 7], len = fz_size(op->len) % 16385;
 	size_t expl = m->smode && ver >= 0x302 ? BLK : 0, body = expl + len + mac, inl = body;
 	size_t cap = body + 4 * BLK;
-	int dec = op->f1 & 1, r, o = -7;
+	int dec = op->f1 & 1, r, o = -7, bs, set;
+	EVP_CIPHER_CTX *x;
 	unsigned char *pt = fz_xmalloc(cap), *rec = fz_xmalloc(cap), *out = fz_xmalloc(cap), *dst;
 	OSSL_PARAM p[3] = { OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
 			    OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &mac),
@@ -235,18 +236,17 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	fz_log(&sd->tr, "tls.CipherUpdate", r, o, NULL, 0);
 	fzs_reason(sd, "tls.CipherUpdate");
 	/*
-	 * Decrypting a CBC record the test padded well: its MAC, the same bytes
-	 * on both sides, in memory the provider allocated for it.  The model's
-	 * mode alone is not enough: after a refused init with the other mode's
-	 * cipher the context may be AES-CTR, whose tls-mac points into a
-	 * record's buffer, maybe an earlier one's (kept until the script ends,
-	 * so that no buffer of this record can have its address).
+	 * Which record set tls-mac, from the context as it is (after a refused
+	 * init with the other mode's cipher it may not be the model's mode):
+	 * decrypting AES-CBC, a record the test padded well (its MAC, in memory
+	 * the provider allocated); decrypting AES-CTR, the MAC at the end of the
+	 * output (the stream update points there).
 	 */
-	fzs_tls_mac(sd,
-		    dec && m->smode && EVP_CIPHER_CTX_get0_cipher(fz_ctx(sd)) != NULL &&
-			    EVP_CIPHER_CTX_get_block_size(fz_ctx(sd)) == BLK && r == 1 &&
-			    mac != 0 && !(op->f1 & 0x40),
-		    rec, out, cap);
+	x = fz_ctx(sd);
+	bs = EVP_CIPHER_CTX_get0_cipher(x) != NULL ? EVP_CIPHER_CTX_get_block_size(x) : 0;
+	set = dec && r == 1 && mac != 0 && !EVP_CIPHER_CTX_is_encrypting(x);
+	fzs_tls_mac(sd, set && bs == BLK && m->smode && !(op->f1 & 0x40),
+		    set && bs == 1 && o >= 0 ? dst + o : NULL);
 	fzs_tls_used(m);
 	m->fed = 1;
 	fz_log(&sd->tr, "tls.record", 0, -1, rec, cap);

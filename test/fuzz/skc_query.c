@@ -121,21 +121,20 @@ const void *fzs_tls_mac_ptr(struct fz_side *sd)
 }
 
 /*
- * The tls-mac a record left: its bytes when they are surely alive and the
- * same on both sides (in one of the record's buffers @a, @b of @cap bytes,
- * or @fresh: set by this record from a well-padded plaintext; a badly
- * padded record's MAC is random on both sides), else only its length.
- * Whether the pointer moved says nothing: the default provider frees the
- * last record's MAC and the allocator may hand it the same address again.
+ * The tls-mac a record left: its bytes where this record surely set it,
+ * the same bytes on both sides (@fresh: a well-padded AES-CBC record's MAC,
+ * in memory the provider allocated; @at: where an AES-CTR decryption puts
+ * it, in the record's output, and it is there), else only its length.  A
+ * pointer's mere position says nothing: an earlier call may have left it
+ * in a buffer since freed, whose address this record's buffers may have.
  */
-void fzs_tls_mac(struct fz_side *sd, int fresh, const unsigned char *a, const unsigned char *b,
-		 size_t cap)
+void fzs_tls_mac(struct fz_side *sd, int fresh, const unsigned char *at)
 {
 	const unsigned char *now = fzs_tls_mac_ptr(sd);
-	int in = now != NULL && ((now >= a && now < a + cap) || (now >= b && now < b + cap));
 
 	if (EVP_CIPHER_CTX_get0_cipher(fz_ctx(sd)) == NULL)
 		return;
-	log_octets(sd, OSSL_CIPHER_PARAM_TLS_MAC, 0, in || (now != NULL && fresh));
+	log_octets(sd, OSSL_CIPHER_PARAM_TLS_MAC, 0,
+		   now != NULL && (fresh || (at != NULL && now == at)));
 	fzs_reason(sd, "tls-mac");
 }
