@@ -25,6 +25,9 @@
  *   eip93-icount [--messages N] [--contenders LIST] [--path engine|delegated|all]
  *                [--label NAME] [--only SUBSTRING] [--raw fake|afalg]
  *
+ * AES-CTR and AES-CBC's shapes (one update per message on a running
+ * context) are in skc.c, run after AES-GCM's on the fake engine only.
+ *
  * Prints one line per case ("case <name> ok"), and fails (exit 1) when a
  * contender's output differs from the default provider's, or an engine case
  * did not reach the engine (or a delegated one did).
