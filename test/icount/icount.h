@@ -55,6 +55,11 @@ struct runner {
 	size_t msg;		    /* the message prepared */
 	unsigned char nonce[IVLEN], tag[TAGLEN], aad[16];
 	size_t aadlen;
+	/* AES-CTR/CBC shapes (skc.c) */
+	int kind;		  /* 0 (AES-GCM), ctr, cbc, cbc without padding, TLS 1.2 record */
+	unsigned char riv[16];	  /* WHO_RAW: the running IV */
+	size_t reclen;		  /* decryption: the record's length */
+	const unsigned char *mac; /* decryption: tls-mac as the cipher handed it out */
 };
 
 int setup_providers(void);
@@ -70,5 +75,18 @@ int runner_op(struct runner *r);
 /* The last message's result in comparable form (plaintext for TLS 1.2 encryptions). */
 size_t runner_output(struct runner *r, unsigned char *buf);
 void runner_close(struct runner *r);
+/* The raw loop's library context: the default provider alone. */
+OSSL_LIB_CTX *raw_libctx_get(void);
+
+/* AES-CTR and AES-CBC (skc.c): the shape's index, or -1 for an AES-GCM shape. */
+int skc_shape(const char *shape);
+int skc_setup(void);
+void skc_teardown(void);
+/* Runs every AES-CTR/CBC case of opt.path through @run; the failures. */
+int skc_cases(int (*run)(const struct icase *));
+int skc_open(struct runner *r, const struct icase *c, enum who who);
+int skc_prep(struct runner *r, int i);
+int skc_op(struct runner *r);
+size_t skc_output(struct runner *r, unsigned char *buf);
 
 #endif /* EIP93_ICOUNT_H */

@@ -4,8 +4,13 @@
 # delegated and engine tables with each ratio's goal and held ceiling.
 # Variables: n (messages per case), budget (1: exit 1 when over a held
 # ceiling), margin, g16 g256 g1024 ge (goals), h16 h256 h1024 he4096 he
-# (held ceilings), guest (1: the AF_ALG raw loop, user space only: no
+# (held ceilings), hs (the AES-CTR/CBC shapes' held ceilings: "shape:size=ratio"
+# words; their goals are AES-GCM's), guest (1: the AF_ALG raw loop, user space only: no
 # ceilings, the ratio is not the budget's).  POSIX awk (busybox's too).
+BEGIN {
+  ns = split(hs, hw, " ")
+  for (i = 1; i <= ns; i++) { split(hw[i], kv, "="); hsk[kv[1]] = kv[2] }
+}
 {
   key = $1 " " $2 " " $3 " " $4
   v[key, $5] = $6 / n
@@ -16,13 +21,14 @@ function goal(path, size) {
   if (path == "engine") return ge
   return size <= 16 ? g16 : size <= 256 ? g256 : g1024
 }
-function held(path, size) {
+function held(path, size, shape) {
+  if ((shape ":" size) in hsk) return hsk[shape ":" size]
   if (path == "engine") return size <= 4096 ? he4096 : he
   return size <= 16 ? h16 : size <= 256 ? h256 : h1024
 }
-function verdict(r, path, size) {
+function verdict(r, path, size, shape) {
   if (guest) return "-"
-  if (r > held(path, size) + margin) { over++; return "OVER" }
+  if (r > held(path, size, shape) + margin) { over++; return "OVER" }
   return r <= goal(path, size) + margin ? "goal" : "held"
 }
 function lim(x) {
@@ -47,7 +53,7 @@ function delegated() {
     if (d == 0 || e == 0) continue
     r = e / d
     printf "  %-8s %-3s %6d | %9.0f %9.0f %+8.0f | %6.3f %5.2f %5.2f %5s\n", a[2], a[3], a[4], d,
-           e, e - d, r, goal(a[1], a[4]), held(a[1], a[4]), verdict(r, a[1], a[4])
+           e, e - d, r, goal(a[1], a[4]), held(a[1], a[4], a[2]), verdict(r, a[1], a[4], a[2])
   }
 }
 function engine() {
@@ -64,7 +70,7 @@ function engine() {
     if (w == 0 || e == 0 || u == 0) continue
     r = u / w
     printf "  %-8s %-3s %6d | %9.0f %9.0f %9.0f | %7.0f %7.0f | %6.3f %5s %5s %5s\n", a[2],
-           a[3], a[4], w, e, u, e - u, u - w, r, lim(goal(a[1], a[4])), lim(held(a[1], a[4])),
-           verdict(r, a[1], a[4])
+           a[3], a[4], w, e, u, e - u, u - w, r, lim(goal(a[1], a[4])), lim(held(a[1], a[4], a[2])),
+           verdict(r, a[1], a[4], a[2])
   }
 }
