@@ -193,6 +193,30 @@ void fzs_macro_msg(struct fz_side *sd, const struct fz_op *op)
  * (explicit IV) || payload || MAC || padding, the padding's bytes its
  * length - 1.  Its length.
  */
+/*
+ * Is the decrypted record @p (@n bytes) well padded by the provider's rules
+ * (an explicit IV for TLS 1.1 on, the MAC, the padding: SSL 3 at most a
+ * block, TLS every byte the length)?  Read from the output, which both
+ * sides share, not from what the model meant to send: after refused calls
+ * the model's key may not be the context's.
+ */
+static int tls_padded(const unsigned char *p, size_t n, unsigned int ver, size_t mac)
+{
+	size_t pad, expl = ver >= 0x302 ? BLK : 0;
+
+	if (n == 0)
+		return 0;
+	pad = p[n - 1];
+	if (n < expl + mac + pad + 1)
+		return 0;
+	if (ver == 0x300)
+		return pad + 1 <= BLK;
+	for (size_t i = 0; i <= pad; i++)
+		if (p[n - 1 - i] != pad)
+			return 0;
+	return 1;
+}
+
 static size_t tls_plain(unsigned char *b, size_t body, int bad)
 {
 	size_t pad = (BLK - (body + 1) % BLK) % BLK;
@@ -238,14 +262,14 @@ void fzs_macro_tls(struct fz_side *sd, const struct fz_op *op)
 	/*
 	 * Which record set tls-mac, from the context as it is (after a refused
 	 * init with the other mode's cipher it may not be the model's mode):
-	 * decrypting AES-CBC, a record the test padded well (its MAC, in memory
-	 * the provider allocated); decrypting AES-CTR, the MAC at the end of the
+	 * decrypting AES-CBC, a record whose output is well padded (its MAC, in
+	 * memory the provider allocated); decrypting AES-CTR, the MAC at the end of the
 	 * output (the stream update points there).
 	 */
 	x = fz_ctx(sd);
 	bs = EVP_CIPHER_CTX_get0_cipher(x) != NULL ? EVP_CIPHER_CTX_get_block_size(x) : 0;
 	set = dec && r == 1 && mac != 0 && !EVP_CIPHER_CTX_is_encrypting(x);
-	fzs_tls_mac(sd, set && bs == BLK && m->smode && !(op->f1 & 0x40),
+	fzs_tls_mac(sd, set && bs == BLK && tls_padded(dst, inl, ver, mac),
 		    set && bs == 1 && o >= 0 ? dst + o : NULL);
 	fzs_tls_used(m);
 	m->fed = 1;
