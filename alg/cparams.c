@@ -3,11 +3,37 @@
 #include "cparams.h"
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/params.h>
 #include <openssl/proverr.h>
 
+/* OpenSSL 3.6's cipher-level flag (not in 3.0's or 3.5's headers). */
+#ifndef OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC
+#define OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC "encrypt-then-mac"
+#endif
+
+/*
+ * The default provider's list: 3.6 added the encrypt-then-mac flag, so the
+ * libcrypto the provider runs on decides (a module built against 3.0
+ * answers as 4.0's default provider does when 4.0 loads it).
+ */
 static const OSSL_PARAM known_gettable_params[] = {
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC, NULL),
+	OSSL_PARAM_END
+};
+/* Where the flag is the list's last entry: 3.0-3.5 end the list before it. */
+#define ETM_ENTRY (sizeof(known_gettable_params) / sizeof(known_gettable_params[0]) - 2)
+static const OSSL_PARAM known_gettable_params_35[ETM_ENTRY + 1] = {
 	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
@@ -19,6 +45,14 @@ static const OSSL_PARAM known_gettable_params[] = {
 	OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
 	OSSL_PARAM_END
 };
+
+/* Does the running libcrypto's default provider answer encrypt-then-mac (3.6 on)? */
+static int runtime_has_etm(void)
+{
+	unsigned int major = OPENSSL_version_major(), minor = OPENSSL_version_minor();
+
+	return major > 3 || (major == 3 && minor >= 6);
+}
 
 static int set_uint(OSSL_PARAM params[], const char *key, unsigned int v)
 {
@@ -62,6 +96,7 @@ int eip93_cipher_get_params(OSSL_PARAM params[], const struct eip93_cipher_const
 	       set_int(params, OSSL_CIPHER_PARAM_CTS, 0) &&
 	       set_int(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0) &&
 	       set_int(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0) &&
+	       (!runtime_has_etm() || set_int(params, OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC, 0)) &&
 	       set_size(params, OSSL_CIPHER_PARAM_KEYLEN, keylen) &&
 	       set_size(params, OSSL_CIPHER_PARAM_BLOCK_SIZE, c->blksz) &&
 	       set_size(params, OSSL_CIPHER_PARAM_IVLEN, c->ivlen);
@@ -70,7 +105,7 @@ int eip93_cipher_get_params(OSSL_PARAM params[], const struct eip93_cipher_const
 const OSSL_PARAM *eip93_cipher_gettable_params(void *provctx)
 {
 	(void)provctx;
-	return known_gettable_params;
+	return runtime_has_etm() ? known_gettable_params : known_gettable_params_35;
 }
 
 /* The context's delegate, or without one the row's first key size's (NULL: none resolved). */
