@@ -154,11 +154,20 @@ static void scan_params(const OSSL_PARAM params[], struct param_scan *s)
 }
 
 /*
- * The delegate accepted the parameters: move the shadow state in the order
- * it applied them.  OpenSSL 3.0's GCM applies them in a fixed order (tag,
- * IV length, record AAD, fixed IV, invocation field), 3.5's in the order of
- * the list.
+ * Does the delegate apply a call's parameters in the order of the list?
+ * OpenSSL 3.5's GCM does; 3.0's applies them in a fixed order (tag, IV
+ * length, record AAD, fixed IV, invocation field), and so do 3.6's and
+ * 4.0's, whose generated decoders read the whole list first (and refuse a
+ * repeated key).
  */
+static int delegate_list_order(void)
+{
+	unsigned long v = OpenSSL_version_num();
+
+	return v >= 0x30500000L && v < 0x30600000L;
+}
+
+/* The delegate accepted the parameters: move the shadow state in the order it applied them. */
 static void shadow_param(struct gcm_ctx *ctx, const OSSL_PARAM *p, enum eip93_shadow_event ev)
 {
 	size_t sz;
@@ -184,7 +193,7 @@ static void shadow_params(struct gcm_ctx *ctx, const struct param_scan *ps)
 			ev[n++] = ev[i];
 		}
 	/* Several at once under 3.5: in list order (insertion sort of at most five). */
-	if (n > 1 && OpenSSL_version_num() >= 0x30500000L)
+	if (n > 1 && delegate_list_order())
 		for (size_t i = 1; i < n; i++)
 			for (size_t j = i; j > 0 && p[j] < p[j - 1]; j--) {
 				const OSSL_PARAM *tp = p[j];
@@ -228,12 +237,12 @@ static unsigned int params_keep(const struct gcm_ctx *ctx, const struct param_sc
 	return poison_keep(ctx, 0);
 }
 
-/* The default provider's GCM IV buffer (GCM_IV_MAX_SIZE, OpenSSL 3.0 to 3.5). */
+/* The default provider's GCM IV buffer (GCM_IV_MAX_SIZE, OpenSSL 3.0 to 4.0). */
 #define DELEGATE_IV_MAX 128
 
 /*
  * A TLS fixed IV longer than the IV: the default provider's GCM (OpenSSL
- * 3.0.22 and 3.5.7 alike; later branches check it) tests the invocation
+ * 3.0.22, 3.5.7 and 4.0.2 alike) tests the invocation
  * field's length as (ivlen - len) in unsigned arithmetic, so it accepts any
  * longer fixed part, copies it into its 128-byte IV buffer (past the
  * buffer's end, over the rest of its context, when longer than that) and,
@@ -243,9 +252,9 @@ static unsigned int params_keep(const struct gcm_ctx *ctx, const struct param_sc
  * IV length) before the delegate sees it; everything else goes through
  * (decrypting, a fixed part up to the buffer's size is only copied).
  * @enc and @ivlen: the direction and IV length the fixed IV meets.  The
- * call's own IV length counts if the delegate applies it first: OpenSSL 3.0
- * applies a call's parameters in a fixed order (the IV length before the
- * fixed IV), 3.5 in the order of the list.  Returns 1: refuse.
+ * call's own IV length counts if the delegate applies it first: in its fixed
+ * order the IV length comes before the fixed IV (delegate_list_order()).
+ * Returns 1: refuse.
  */
 static int fixed_iv_corrupts(const struct param_scan *ps, int enc, size_t ivlen)
 {
@@ -254,7 +263,7 @@ static int fixed_iv_corrupts(const struct param_scan *ps, int enc, size_t ivlen)
 
 	if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == (size_t)-1)
 		return 0;
-	if (ps->ivlen != NULL && (OpenSSL_version_num() < 0x30500000L || ps->ivlen < p)) {
+	if (ps->ivlen != NULL && (!delegate_list_order() || ps->ivlen < p)) {
 		if (!OSSL_PARAM_get_size_t(ps->ivlen, &sz) || sz == 0 || sz > DELEGATE_IV_MAX)
 			return 0; /* the delegate refuses the call there, first */
 		ivlen = sz;
