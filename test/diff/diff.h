@@ -228,6 +228,7 @@ int L_final(struct tr *t, const char *what, EVP_CIPHER_CTX *x, enum api api, int
 void log_size_param(struct tr *t, const char *pfx, EVP_CIPHER_CTX *x, const char *name);
 void log_octet_param(struct tr *t, const char *pfx, EVP_CIPHER_CTX *x, const char *name,
 		     size_t bufsize);
+void log_iv_generated(struct tr *t, EVP_CIPHER_CTX *x, const char *pfx);
 void query_params(struct tr *t, EVP_CIPHER_CTX *x, const char *pfx);
 int msg_run(struct tr *t, EVP_CIPHER_CTX *x, int enc, const struct msg *m, const char *pfx);
 int ref_seal(const EVP_CIPHER *c, const unsigned char *key, const unsigned char *iv, size_t ivlen,

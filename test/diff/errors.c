@@ -318,6 +318,7 @@ static void err_script(const struct eshape *e, const EVP_CIPHER *c, struct tr *t
 	case E_SMALL_IV_BUF:
 		L_init(t, "init(c)", x, c, NULL, NULL, 1);
 		log_octet_param(t, "no-iv.", x, OSSL_CIPHER_PARAM_IV, IV_BUF);
+		log_iv_generated(t, x, "no-iv.");
 		snprintf(w, sizeof(w), "SET_IVLEN(%zu)", e->ivsel);
 		L_ctrl(t, w, x, EVP_CTRL_AEAD_SET_IVLEN, (int)e->ivsel, NULL, 0, 0);
 		L_init(t, "init(key,iv)", x, NULL, e->key, e->iv, -1);

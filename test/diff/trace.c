@@ -227,6 +227,29 @@ void log_octet_param(struct tr *t, const char *pfx, EVP_CIPHER_CTX *x, const cha
 }
 
 /*
+ * After a read of the IV (the entry just logged): does the context say it
+ * generated that IV?  OpenSSL 4.0's AES-GCM (openssl/openssl PR #29094)
+ * makes a random IV when an encrypting context without one is asked for it;
+ * each side's are then its own random bytes, compared for length only.  The
+ * flag itself is compared (3.0 does not know the parameter: both fail).
+ */
+void log_iv_generated(struct tr *t, EVP_CIPHER_CTX *x, const char *pfx)
+{
+	unsigned int gen = 0;
+	char w[72];
+	OSSL_PARAM p[2];
+	int r;
+
+	p[0] = OSSL_PARAM_construct_uint("iv-generated", &gen);
+	p[1] = OSSL_PARAM_construct_end();
+	r = EVP_CIPHER_CTX_get_params(x, p);
+	snprintf(w, sizeof(w), "%sget(iv-generated)", pfx);
+	if (t->ne > 0 && r > 0 && OSSL_PARAM_modified(&p[0]) && gen != 0)
+		t->e[t->ne - 1].untrusted = 1;
+	tr_log(t, w, r, OSSL_PARAM_modified(&p[0]) ? (long long)gen : -1, NULL, 0, 0);
+}
+
+/*
  * Every context parameter the default AES-GCM offers for reading that does
  * not change state, each read on its own so the order of evaluation inside
  * an implementation cannot matter; plus the EVP accessors built on them.
