@@ -191,8 +191,17 @@ echo "# permissions, --dry-run"
 mkdir -m 0755 "$tmp/ro"
 if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
   rc=0
-  setpriv --reuid=65534 --regid=65534 --clear-groups "$doctor" calibrate --quick --output "$tmp/ro/cal" \
-    >"$tmp/out" 2>"$tmp/err" || rc=$?
+  # The doctor's own libcrypto for user 65534: a build against an OpenSSL
+  # under /root (scripts/openssl-build.sh's cache) would otherwise find none
+  # (4.0) or the system's (3.5 built, 3.0 run), so a copy it can read.
+  nobody_libs=$(mktemp -d)
+  chmod 0755 "$nobody_libs"
+  ldd "$doctor" | awk '$1 ~ /^lib(crypto|ssl)\.so/ && $3 ~ /^\// { print $3 }' |
+    while read -r lib; do cp -L "$lib" "$nobody_libs/"; done
+  chmod -R a+rX "$nobody_libs"
+  setpriv --reuid=65534 --regid=65534 --clear-groups env LD_LIBRARY_PATH="$nobody_libs" \
+    "$doctor" calibrate --quick --output "$tmp/ro/cal" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  rm -rf "$nobody_libs"
   [[ $rc -eq 1 ]] && grep -q "cannot write $tmp/ro/cal: Permission denied (run it as root" "$tmp/err" &&
     ! grep -q '^progress' "$tmp/err" && ok "refuses to write without permission, before measuring (exit 1)" ||
     { bad "permission refusal (exit $rc)"; cat "$tmp/err"; }
