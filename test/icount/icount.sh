@@ -66,6 +66,9 @@ skc_35="ctr:16=1.59 ctr:1024=1.11 cbc:16=1.88 cbc:1024=1.15 cbcnp:16=1.87 cbcnp:
   cbc:4096=1.10 cbc:16384=1.09 cbc:32768=1.09 cbc-ip:4096=1.05 cbc-ip:16384=1.05 cbc-ip:32768=1.04
   cbcnp:4096=1.03 cbcnp:16384=1.03 cbcnp:32768=1.03 cbcnp-ip:4096=1.06 cbcnp-ip:16384=1.05
   cbcnp-ip:32768=1.05 cbctls:16384=1.13"
+# OpenSSL 4.0 (4.0.2): as 3.5 but AES-CBC decryption without padding at 16
+# bytes (the default provider's 282 instructions, eip93's +250: 1.887).
+skc_40=${skc_35/cbcnp:16=1.87/cbcnp:16=1.89}
 margin=0.005
 
 rm -rf "$out"
@@ -92,7 +95,11 @@ if ! EIP93_TEST_VERIFY=off "${vg[@]}" --callgrind-out-file="$out/off.out" "$prog
 fi
 
 ossl=$(sed -n 's/^icount: \(OpenSSL [^ ]*\).*/\1/p' "$out/on.log" | head -n 1)
-case "$ossl" in "OpenSSL 3.0."*) hold=$hold_30 skc=$skc_30 ;; *) hold=$hold_35 skc=$skc_35 ;; esac
+case "$ossl" in
+"OpenSSL 3.0."*) hold=$hold_30 skc=$skc_30 ;;
+"OpenSSL 4."*) hold=$hold_35 skc=$skc_40 ;;
+*) hold=$hold_35 skc=$skc_35 ;;
+esac
 read -r hold_d16 hold_d256 hold_d1024 hold_e4096 hold_e <<<"$hold"
 
 # One line per dump: "<path> <shape> <dir> <size> <who> <total instructions> <file>".
