@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# openssl-build.sh 3.0|3.5 CACHE_ROOT
+# openssl-build.sh 3.0|3.5|4.0 CACHE_ROOT
 #
 # Build what the OpenSSL test-harness suites need from Debian's `openssl`
 # source package (scripts/openssl-src.sh), cached per build recipe and Debian
@@ -20,7 +20,11 @@
 #                                  (enable-devcryptoeng: OpenWrt's
 #                                  libopenssl-devcrypto), for test/peers
 #                   bin/evp_test   evp_test of that tree (rpath to prefix/lib)
-#   both            data/          the evp_test data files of evp_data (below)
+#   4.0 (experimental)
+#                   prefix/, bin/evp_test
+#                                  as 3.5's, without engines (4.0 removed
+#                                  ENGINE)
+#   all             data/          the evp_test data files of evp_data (below)
 #                   VERSION        the Debian version built
 #                   RECIPE         what <recipe> stands for: the Configure
 #                                  options, the targets, the patch and headers
@@ -50,12 +54,13 @@ me=openssl-build
 die() { echo "$me: error: $*" >&2; exit 1; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-[[ $# -eq 2 ]] || die "usage: $0 3.0|3.5 CACHE_ROOT"
+[[ $# -eq 2 ]] || die "usage: $0 3.0|3.5|4.0 CACHE_ROOT"
 series=$1
 case "$series" in
 3.0) suite=bookworm ;;
 3.5) suite=trixie ;;
-*) die "unknown OpenSSL series '$series' (3.0 or 3.5)" ;;
+4.0) suite=experimental ;;
+*) die "unknown OpenSSL series '$series' (3.0, 3.5 or 4.0)" ;;
 esac
 mkdir -p "$2/openssl-$series"
 root=$(cd "$2/openssl-$series" && pwd)
@@ -97,6 +102,12 @@ case "$series" in
     fi
     targets=(build_libs apps/openssl test/evp_test "${engines[@]}" install_dev)
     ;;
+4.0)
+    conf_opts=(no-docs)
+    engines=()
+    inputs=()
+    targets=(build_libs apps/openssl test/evp_test install_dev)
+    ;;
 esac
 recipe_text=$(printf 'series %s\nConfigure %s\ntargets %s\ninputs %s\n' "$series" \
     "${conf_opts[*]}" "${targets[*]}" "${inputs[*]:-}")
@@ -120,7 +131,7 @@ done
 if [[ ${#stale[@]} -gt 0 ]]; then
     data_work="$root/.data-work"
     rm -rf "$data_work"
-    if data_src=$("$here/openssl-src.sh" "$suite" "$data_work" | tail -n 1); then
+    if data_src=$("$here/openssl-src.sh" --series "$series" "$suite" "$data_work" | tail -n 1); then
         for d in "${stale[@]}"; do
             [[ "$(cat "$d/VERSION")" == "$(cat "$data_src/.debian-version")" ]] || continue
             cp "${evp_data[@]/#/$data_src/test/recipes/30-test_evp_data/}" "$d/data/"
@@ -145,7 +156,7 @@ use() {
 # Fetch the source (this also resolves which listed version downloads).
 work="$root/.work"
 rm -rf "$work"
-if ! src=$("$here/openssl-src.sh" "$suite" "$work" "$root/$recipe" | tail -n 1); then
+if ! src=$("$here/openssl-src.sh" --series "$series" "$suite" "$work" "$root/$recipe" | tail -n 1); then
     # Offline: the newest complete build of this recipe, if any.
     last=''
     for d in "$root/$recipe"/*/; do
@@ -185,7 +196,7 @@ case "$series" in
         die "$src/test/testutil.h: STANZA.buff[4096] not found (the harness patch needs review)"
     sed -i 's/char buff\[4096\];/char buff[262144];/' "$src/test/testutil.h"
     ;;
-3.5)
+3.5 | 4.0)
     grep -q 'static char buff\[131072\];' "$src/test/testutil/stanza.c" ||
         die "$src/test/testutil/stanza.c: the 131072-byte line buffer is not there (review the harness)"
     ;;
@@ -199,7 +210,7 @@ case "$series" in
     { make -j"$jobs" "${targets[0]}" && make -j"$jobs" "${targets[@]:1}"; } >>"$dest/build.log" 2>&1 ||
         die "make test/evp_test failed (see $dest/build.log)"
     ;;
-3.5)
+3.5 | 4.0)
     prefix="$dest/prefix"
     echo "$me: building OpenSSL $version into $prefix (~7 min on 2 cores)" >&2
     # Tests stay configured (evp_test is built), but only the libraries, the
@@ -208,7 +219,7 @@ case "$series" in
     # The cryptodev-linux header alone on the include path (its source tree
     # has other headers that must not shadow anything).
     inc=()
-    if [[ -n "$cdev" ]]; then
+    if [[ -n "${cdev:-}" ]]; then
         mkdir -p "$dest/include-cryptodev/crypto"
         cp "$cdev/crypto/cryptodev.h" "$dest/include-cryptodev/crypto/"
         inc=("-I$dest/include-cryptodev")
@@ -220,10 +231,13 @@ case "$series" in
     { make -j"$jobs" build_libs && make -j"$jobs" apps/openssl test/evp_test "${engines[@]}" &&
         make install_dev; } >>"$dest/build.log" 2>&1 ||
         die "make failed (see $dest/build.log)"
-    mkdir -p "$prefix/bin" "$prefix/lib/engines-3"
+    mkdir -p "$prefix/bin"
     cp apps/openssl "$prefix/bin/openssl"
-    # Where this libcrypto looks for engines (ENGINESDIR, the .pc's enginesdir).
-    cp "${engines[@]}" "$prefix/lib/engines-3/"
+    if [[ ${#engines[@]} -gt 0 ]]; then
+        # Where this libcrypto looks for engines (ENGINESDIR, the .pc's enginesdir).
+        mkdir -p "$prefix/lib/engines-3"
+        cp "${engines[@]}" "$prefix/lib/engines-3/"
+    fi
     ;;
 esac
 cp test/evp_test "$dest/bin/evp_test"

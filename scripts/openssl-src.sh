@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# openssl-src.sh SUITE DESTDIR [BUILT_DIR]
+# openssl-src.sh [--series X.Y] SUITE DESTDIR [BUILT_DIR]
 #
 # Download and unpack Debian's `openssl` source package of one release
-# (SUITE: bookworm for OpenSSL 3.0, trixie for OpenSSL 3.5) into DESTDIR.
+# (SUITE: bookworm for OpenSSL 3.0, trixie for OpenSSL 3.5, experimental for
+# OpenSSL 4.0) into DESTDIR.  With --series, only versions of that upstream
+# series (X.Y.*) are considered (experimental lists more than one series).
 # Prints the unpacked source directory on stdout (last line).  With
 # BUILT_DIR, a listed version reached (newest first) for which
 # BUILT_DIR/<version>/.complete exists is not downloaded: the last line is
@@ -19,10 +21,16 @@ set -euo pipefail
 me=openssl-src
 die() { echo "$me: error: $*" >&2; exit 1; }
 
-[[ $# -eq 2 || $# -eq 3 ]] || die "usage: $0 bookworm|trixie DESTDIR [BUILT_DIR]"
+series=''
+if [[ "${1:-}" == --series ]]; then
+    [[ $# -ge 2 ]] || die "--series needs a value"
+    series=$2
+    shift 2
+fi
+[[ $# -eq 2 || $# -eq 3 ]] || die "usage: $0 [--series X.Y] bookworm|trixie|experimental DESTDIR [BUILT_DIR]"
 built=${3:-}
 suite=$1
-case "$suite" in bookworm | trixie) ;; *) die "unknown suite '$suite'" ;; esac
+case "$suite" in bookworm | trixie | experimental) ;; *) die "unknown suite '$suite'" ;; esac
 mkdir -p "$2"
 dest=$(cd "$2" && pwd)
 for tool in apt-get apt-cache dpkg-source; do
@@ -35,7 +43,17 @@ apt_dir="$dest/apt"
 mkdir -p "$apt_dir/sources.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
 : >"$apt_dir/sources.list"
 : >"$apt_dir/status"
-cat >"$apt_dir/sources.d/openssl-src.sources" <<EOF
+if [[ "$suite" == experimental ]]; then
+    # experimental has neither -updates nor a security archive.
+    cat >"$apt_dir/sources.d/openssl-src.sources" <<EOF
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: $suite
+Components: main
+Signed-By: $keyring
+EOF
+else
+    cat >"$apt_dir/sources.d/openssl-src.sources" <<EOF
 Types: deb-src
 URIs: http://deb.debian.org/debian
 Suites: $suite $suite-updates
@@ -48,6 +66,7 @@ Suites: $suite-security
 Components: main
 Signed-By: $keyring
 EOF
+fi
 apt_opts=(
     -o "Dir::Etc::SourceList=$apt_dir/sources.list"
     -o "Dir::Etc::SourceParts=$apt_dir/sources.d"
@@ -59,11 +78,20 @@ apt_opts=(
     -o "Acquire::Retries=3"
 )
 
+# in_series: the versions (stdin) of upstream series $series, or all of them.
+in_series() {
+    if [[ -z "$series" ]]; then
+        cat
+    else
+        awk -v s="$series." '{ v = $0; sub(/^[0-9]+:/, "", v); if (index(v, s) == 1) print }'
+    fi
+}
+
 echo "$me: apt-get update (deb-src $suite, private lists in $apt_dir)" >&2
 apt-get "${apt_opts[@]}" -qq update >&2 || die "apt-get update failed for $suite"
 mapfile -t versions < <(apt-cache "${apt_opts[@]}" showsrc openssl | sed -n 's/^Version: //p' |
-    sort -u | sort -r -V)
-[[ ${#versions[@]} -gt 0 ]] || die "no openssl source package listed for $suite"
+    sort -u | sort -r -V | in_series)
+[[ ${#versions[@]} -gt 0 ]] || die "no openssl source package${series:+ of series $series} listed for $suite"
 echo "$me: listed versions: ${versions[*]}" >&2
 
 for v in "${versions[@]}"; do
