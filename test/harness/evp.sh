@@ -34,9 +34,9 @@ E=/opt/eip93/evp
 check_openssl /usr/bin/evp_test
 load_driver
 check_skc_offered
-eip93_cnf /tmp/force.cnf 'provider=eip93'
+force_cnf /tmp/force.cnf
 eip93_cnf /tmp/prefer.cnf '?provider=eip93'
-eip93_cnf /tmp/force16.cnf 'provider=eip93' 'min-size = 16'
+force_cnf /tmp/force16.cnf 'min-size = 16'
 eip93_cnf /tmp/prefer16.cnf '?provider=eip93' 'min-size = 16'
 
 # extract A B FORCE LINE IN OUT: keep the stanzas of IN with a line matching
@@ -69,12 +69,17 @@ extract() {
 
 # neg NAME CONF FILE N: with EIP93_PROVIDER=off none of FILE's N cases passes.
 neg() {
-  out=$(EIP93_PROVIDER=off evp_test -config "$2" "$3" 2>&1)
+  # shellcheck disable=SC2046 # the query: words
+  out=$(EIP93_PROVIDER=off evp_test $(evp_cnf_args "$2") -config "$2" "$3" 2>&1)
   s=$(evp_summary "$out")
   # shellcheck disable=SC2086 # three words
   set -- "$1" "$4" $s
   if [ $# -eq 5 ] && [ "$3" -eq "$2" ] && [ $(($4 + $5)) -eq "$2" ]; then
     ok "provider off: none of the $2 $1 cases passes ($4 errors, $5 skipped): only eip93 serves them"
+  elif [ $# -eq 5 ] && [ "$3" -eq 0 ] && [ "$4" -ge 1 ] &&
+    printf '%s\n' "$out" | grep -qi 'unknown Cipher: aes-'; then
+    # 4.0's evp_test ends the file at a stanza whose cipher it cannot fetch.
+    ok "provider off: the $1 file stops at its first stanza, 'unknown Cipher' (no cipher without eip93)"
   else
     bad "provider off: $1 summary '$s', expected none of $2 passing"
   fi

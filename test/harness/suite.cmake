@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # OpenSSL's own test harness and published vectors (docs/testing.md), for the
-# OpenSSL this tree is built against (3.0: Debian 12's; 3.5: the build of
-# scripts/openssl-build.sh 3.5, see docs/testing.md "OpenSSL 3.5"):
+# OpenSSL this tree is built against (3.0: Debian 12's; 3.5 and 4.0: the
+# builds of scripts/openssl-build.sh, see docs/testing.md "OpenSSL 3.5"):
 #   harness_openssl_build   fixture: evp_test (and for 3.5 the libraries)
 #                           from Debian's openssl source, cached per version
 #   guest_harness_evp       evp_test over OpenSSL's AES-GCM, GMAC, AES-CTR,
@@ -23,7 +23,7 @@ set(EIP93_OPENSSL_CACHE "$ENV{HOME}/.cache/eip93" CACHE PATH
     "Where scripts/openssl-build.sh caches the OpenSSL harness builds")
 # EIP93_CAVP_DIR: host.cmake.
 
-string(REGEX MATCH "^3\\.[0-9]+" HARNESS_SERIES "${LIBCRYPTO_VERSION}")
+string(REGEX MATCH "^[34]\\.[0-9]+" HARNESS_SERIES "${LIBCRYPTO_VERSION}")
 
 pkg_check_modules(HARNESS_KCAPI REQUIRED IMPORTED_TARGET libkcapi)
 add_executable(eip93-vecgen ${HARNESS_DIR}/vecgen.c)
@@ -78,7 +78,7 @@ else()
           "apt-get install python3-cryptography-vectors): CAVP tests not registered")
 endif()
 
-if(HARNESS_SERIES STREQUAL "3.0" OR HARNESS_SERIES STREQUAL "3.5")
+if(HARNESS_SERIES MATCHES "^(3\\.0|3\\.5|4\\.0)$")
   set(HARNESS_BUILD ${EIP93_OPENSSL_CACHE}/openssl-${HARNESS_SERIES}/current)
   add_test(NAME harness_openssl_build
     COMMAND ${PROJECT_SOURCE_DIR}/scripts/openssl-build.sh ${HARNESS_SERIES} ${EIP93_OPENSSL_CACHE})
@@ -101,6 +101,6 @@ if(HARNESS_SERIES STREQUAL "3.0" OR HARNESS_SERIES STREQUAL "3.5")
     --add $<TARGET_FILE:eip93-stanza>:/usr/bin/eip93-stanza)
 # (test/data/vectors reaches every guest as /opt/eip93/data/vectors.)
 else()
-  message(WARNING "harness: libcrypto ${LIBCRYPTO_VERSION} is neither 3.0 nor 3.5: "
+  message(WARNING "harness: libcrypto ${LIBCRYPTO_VERSION} is not 3.0, 3.5 or 4.0: "
           "evp_test suites not registered")
 endif()
