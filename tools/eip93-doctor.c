@@ -39,6 +39,8 @@
 #include "doctor_report.h"
 #include "rows.h"
 
+static void check_preferred(void);
+
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
 #endif
@@ -344,6 +346,8 @@ static int check_provider(void)
 				"changing "
 				"the kernel, run eip93-doctor calibrate again");
 	}
+	if (from_config && enabled)
+		check_preferred();
 	if (!from_config)
 		doctor_advise("openssl.cnf does not activate eip93, so applications do not use it: "
 			      "add it "
@@ -360,6 +364,41 @@ static int check_provider(void)
 	printf("\nverdict: %s\n", gate);
 	OSSL_PROVIDER_unload(prov);
 	return enabled;
+}
+
+/*
+ * openssl.cnf activates eip93 and its gate is open: does a fetch without a
+ * query (what applications do) get eip93's cipher?  Only with the config's
+ * default_properties = ?provider=eip93 in force.
+ */
+static void check_preferred(void)
+{
+	static const char *const names[] = { "AES-128-GCM", "AES-128-CTR", "AES-128-CBC" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		EVP_CIPHER *ours = EVP_CIPHER_fetch(NULL, names[i], "provider=eip93");
+		EVP_CIPHER *any = ours != NULL ? EVP_CIPHER_fetch(NULL, names[i], NULL) : NULL;
+		const char *who = any != NULL
+					  ? OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(any))
+					  : "nobody";
+
+		EVP_CIPHER_free(ours);
+		if (ours == NULL) {
+			ERR_clear_error();
+			continue; /* not offered: the next */
+		}
+		doctor_fact("preferred", "%s without a query comes from %s", names[i], who);
+		if (strcmp(who, "eip93") != 0)
+			doctor_advise("openssl.cnf loads eip93 but its default_properties = "
+				      "?provider=eip93 is not in force, so applications fetch the "
+				      "default provider's ciphers: check the alg_section of "
+				      "[openssl_init]; on OpenSSL 4 a line naming engines there "
+				      "(OpenWrt's \"engines = engines_sect\") ends the section "
+				      "before it: remove it (docs/operations.md)");
+		EVP_CIPHER_free(any);
+		ERR_clear_error();
+		return;
+	}
 }
 
 int main(int argc, char **argv)
