@@ -274,8 +274,9 @@ int eip93_skc_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	/* The delegate's original IV is an engine message's last: the original is ours. */
 	/* (Either type, as the delegate; a setter of the wrong type queues an error from 3.6 on.) */
 	if (ctx->sh.oiv_stale && (p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
-	    !(p->data_type == OSSL_PARAM_OCTET_PTR ? OSSL_PARAM_set_octet_ptr(p, ctx->sh.oiv, BLK)
-						    : OSSL_PARAM_set_octet_string(p, ctx->sh.oiv, BLK)))
+	    !(p->data_type == OSSL_PARAM_OCTET_PTR
+		      ? OSSL_PARAM_set_octet_ptr(p, ctx->sh.oiv, BLK)
+		      : OSSL_PARAM_set_octet_string(p, ctx->sh.oiv, BLK)))
 		return 0; /* not reached: the delegate answered the same parameter */
 	return 1;
 }
