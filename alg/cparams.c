@@ -15,8 +15,9 @@
 
 /*
  * The default provider's list: 3.6 added the encrypt-then-mac flag, so the
- * libcrypto the provider runs on decides (a module built against 3.0
- * answers as 4.0's default provider does when 4.0 loads it).
+ * libcrypto the provider runs on decides (a module built against 3.0 or
+ * 3.5 and loaded by 3.6 or later, the same libcrypto.so.3, answers as that
+ * default provider does).
  */
 static const OSSL_PARAM known_gettable_params[] = {
 	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),

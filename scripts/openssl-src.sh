@@ -44,11 +44,12 @@ mkdir -p "$apt_dir/sources.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/
 : >"$apt_dir/sources.list"
 : >"$apt_dir/status"
 if [[ "$suite" == experimental ]]; then
-    # experimental has neither -updates nor a security archive.
+    # experimental has neither -updates nor a security archive; unstable is
+    # listed too, where a series goes next (--series picks among them).
     cat >"$apt_dir/sources.d/openssl-src.sources" <<EOF
 Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: $suite
+Suites: unstable $suite
 Components: main
 Signed-By: $keyring
 EOF

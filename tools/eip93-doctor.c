@@ -382,11 +382,11 @@ static void check_preferred(void)
 					  ? OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(any))
 					  : "nobody";
 
-		EVP_CIPHER_free(ours);
 		if (ours == NULL) {
 			ERR_clear_error();
 			continue; /* not offered: the next */
 		}
+		EVP_CIPHER_free(ours);
 		doctor_fact("preferred", "%s without a query comes from %s", names[i], who);
 		if (strcmp(who, "eip93") != 0)
 			doctor_advise("openssl.cnf loads eip93 but its default_properties = "

@@ -272,7 +272,7 @@ int eip93_skc_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	    !eip93_skc_tls_mac(ctx, params))
 		return 0;
 	/* The delegate's original IV is an engine message's last: the original is ours. */
-	/* (Either type, as the delegate; a setter of the wrong type queues an error from 3.6 on.) */
+	/* (Either type, as the delegate; a setter of the wrong type queues an error from 3.5 on.) */
 	if (ctx->sh.oiv_stale && (p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
 	    !(p->data_type == OSSL_PARAM_OCTET_PTR
 		      ? OSSL_PARAM_set_octet_ptr(p, ctx->sh.oiv, BLK)

@@ -231,7 +231,7 @@ void log_octet_param(struct tr *t, const char *pfx, EVP_CIPHER_CTX *x, const cha
  * generated that IV?  OpenSSL 4.0's AES-GCM (openssl/openssl PR #29094)
  * makes a random IV when an encrypting context without one is asked for it;
  * each side's are then its own random bytes, compared for length only.  The
- * flag itself is compared (3.0 does not know the parameter: both fail).
+ * flag itself is compared (3.0 and 3.5 do not know it: neither sets it).
  */
 void log_iv_generated(struct tr *t, EVP_CIPHER_CTX *x, const char *pfx)
 {

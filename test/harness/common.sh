@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 # Shared by the harness guest scripts (busybox sh; sourced, not run).
 # Sets the gate-open environment, counters and helpers, and checks which
-# OpenSSL the guest runs ($EIP93_OPENSSL_SERIES: 3.0 or 3.5).
+# OpenSSL the guest runs ($EIP93_OPENSSL_SERIES: 3.0, 3.5 or 4.0).
 # shellcheck source=test/guest/lib.sh
 . /opt/eip93/guest-lib.sh
 an7581_hooks

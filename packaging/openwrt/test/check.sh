@@ -240,6 +240,8 @@ else
         grep -q 'on OpenSSL 4 a line naming engines there' <<<"$out" &&
         ok "OpenSSL 4: the doctor names the engines line" ||
         { bad "OpenSSL 4: the doctor does not name the engines line"; grep -i -A1 preferred <<<"$out"; }
+    # From here on the file is as an OpenWrt on OpenSSL 4 must have it: the
+    # rest of this test (and of section 4) runs without the engines line.
     sed -i '/^engines = engines_sect$/d' "$root/etc/ssl/openssl.cnf"
     out=$(doc)
     grep -q 'AES-128-GCM without a query comes from eip93' <<<"$out" &&
