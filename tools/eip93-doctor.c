@@ -40,6 +40,7 @@
 #include "rows.h"
 
 static void check_preferred(void);
+static void libcrypto_build(void);
 
 #ifndef EIP93_VERSION
 #define EIP93_VERSION "unknown"
@@ -258,6 +259,7 @@ static int check_provider(void)
 
 	printf("\n[6] the provider\n");
 	doctor_fact("OpenSSL", "%s", OpenSSL_version(OPENSSL_VERSION));
+	libcrypto_build();
 	if (getenv("OPENSSL_CONF") != NULL) {
 		doctor_fact("config file", "%s (OPENSSL_CONF)", getenv("OPENSSL_CONF"));
 	} else {
@@ -364,6 +366,33 @@ static int check_provider(void)
 	printf("\nverdict: %s\n", gate);
 	OSSL_PROVIDER_unload(prov);
 	return enabled;
+}
+
+/*
+ * How this libcrypto was compiled, from its own record of the flags (what
+ * `openssl version -f` prints): the last -O option, and whether it is a
+ * small-footprint build (whose GCM code the CTR-only composition cannot use).
+ */
+static void libcrypto_build(void)
+{
+	const char *f = OpenSSL_version(OPENSSL_CFLAGS), *p = f;
+	char opt[8] = "?";
+	int small = strstr(f, "-DOPENSSL_SMALL_FOOTPRINT") != NULL;
+
+	while ((p = strstr(p, " -O")) != NULL) {
+		size_t n = strcspn(p + 1, " ");
+
+		if (n < sizeof(opt))
+			snprintf(opt, sizeof(opt), "%.*s", (int)n, p + 1);
+		p += 1 + n;
+	}
+	doctor_fact("libcrypto build", "%s%s (openssl version -f)", opt,
+		    small ? ", OPENSSL_SMALL_FOOTPRINT" : ", not small-footprint");
+	if (small)
+		doctor_advise("this libcrypto is a small-footprint build: its AES-GCM is much "
+			      "slower (OpenWrt's Config.in: about 90%% less on AArch64) and the "
+			      "CTR-only composition cannot use it (OpenWrt: "
+			      "CONFIG_OPENSSL_SMALL_FOOTPRINT; docs/performance.md)");
 }
 
 /*

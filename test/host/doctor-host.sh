@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# doctor-host.sh DOCTOR: eip93-doctor on the build machine (x86_64, no device
+# doctor-host.sh DOCTOR OPENSSL: eip93-doctor on the build machine (x86_64, no device
 # tree, no AF_ALG): it prints every section and fact, advice for the facts
 # that keep the gate closed, the provider's verdict, and exits 1; with
 # EIP93_PROVIDER=off it says so first; --help exits 0; a bad argument 2.
 set -euo pipefail
-doctor=$1
+doctor=$1 openssl=$2
 pass=0 fail=0
 ok() { echo "ok - $*"; pass=$((pass + 1)); }
 bad() { echo "not ok - $*"; fail=$((fail + 1)); }
@@ -21,6 +21,15 @@ for t in '[1] off switch' '[2] device tree' '[3] CPU' '[4] FIPS' '[5] kernel (AF
     '-> no device tree' '-> eip93 only runs on aarch64' 'verdict: disabled: device tree: '; do
     grep -qF -- "$t" <<<"$out" && ok "prints '$t'" || bad "lacks '$t'"
 done
+# The libcrypto's build as `openssl version -f` records it (the doctor reads
+# the same string through OpenSSL_version(OPENSSL_CFLAGS)).
+flags=$(OPENSSL_CONF=/dev/null "$openssl" version -f)
+want_o=$(grep -o ' -O[^ ]*' <<<"$flags" | tail -n 1 | tr -d ' ')
+want_sf='not small-footprint'
+grep -q -- '-DOPENSSL_SMALL_FOOTPRINT' <<<"$flags" && want_sf='OPENSSL_SMALL_FOOTPRINT'
+grep -qF -- "libcrypto build        ${want_o:-?}, $want_sf (openssl version -f)" <<<"$out" &&
+    ok "libcrypto build: ${want_o:-?}, $want_sf, as openssl version -f" ||
+    bad "libcrypto build line (openssl version -f: ${want_o:-?}, $want_sf)"
 rc=0
 out=$(EIP93_PROVIDER=off "$doctor" 2>&1) || rc=$?
 [[ $rc -eq 1 ]] && grep -qF 'the environment switches eip93 off' <<<"$out" &&

@@ -36,8 +36,10 @@ endif()
 
 # The doctor on the build machine (no device tree, no AF_ALG): every
 # section, the advice, the verdict, exit status 1; EIP93_PROVIDER=off;
-# --help and a bad argument.
+# --help and a bad argument; its libcrypto's build flags against those the
+# openssl command of the same libcrypto prints (run without a configuration).
+find_program(OPENSSL_CLI openssl REQUIRED)
 add_test(NAME doctor_host COMMAND ${CMAKE_COMMAND} -E env
   OPENSSL_MODULES=${PROJECT_BINARY_DIR} OPENSSL_CONF=${PROJECT_SOURCE_DIR}/openssl.cnf.example
-  ${CMAKE_CURRENT_LIST_DIR}/doctor-host.sh $<TARGET_FILE:eip93-doctor>)
+  ${CMAKE_CURRENT_LIST_DIR}/doctor-host.sh $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI})
 set_tests_properties(doctor_host PROPERTIES LABELS "host;doctor" TIMEOUT 60)
