@@ -19,33 +19,20 @@
  * 3.5 and loaded by 3.6 or later, the same libcrypto.so.3, answers as that
  * default provider does).
  */
+#define GENERIC_GETTABLE                                                                           \
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),                                             \
+		OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),                                 \
+		OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),                                  \
+		OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),                             \
+		OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),                                      \
+		OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),                                 \
+		OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),                                       \
+		OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),                           \
+		OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL)
 static const OSSL_PARAM known_gettable_params[] = {
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC, NULL),
-	OSSL_PARAM_END
+	GENERIC_GETTABLE, OSSL_PARAM_int(OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC, NULL), OSSL_PARAM_END
 };
-/* Where the flag is the list's last entry: 3.0-3.5 end the list before it. */
-#define ETM_ENTRY (sizeof(known_gettable_params) / sizeof(known_gettable_params[0]) - 2)
-static const OSSL_PARAM known_gettable_params_35[ETM_ENTRY + 1] = {
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
-	OSSL_PARAM_END
-};
+static const OSSL_PARAM known_gettable_params_35[] = { GENERIC_GETTABLE, OSSL_PARAM_END };
 
 /* Does the running libcrypto's default provider answer encrypt-then-mac (3.6 on)? */
 static int runtime_has_etm(void)
