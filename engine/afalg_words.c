@@ -52,9 +52,9 @@ const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restri
 			ctr_only_refused = 0;
 	if (ctr_only_refused) {
 		snprintf(buf, n,
-			 "this libcrypto's GCM128 code ignores stream functions (built with "
-			 "OPENSSL_SMALL_FOOTPRINT), so %s cannot be composed, and no kernel GCM "
-			 "over it binds",
+			 "this libcrypto's GCM128 code failed the composition's self-test (its "
+			 "route does not give GCM128's own results), so %s cannot be composed, "
+			 "and no kernel GCM over it binds",
 			 d);
 		return buf;
 	}

@@ -194,10 +194,10 @@ static void afalg_advice(const struct eip93_soc *soc, const int err[EIP93_NCOMP_
 			      "nothing is offloaded",
 			      soc->driver, soc->package);
 	else if (err[EIP93_COMP_CTR] == ENOTSUP)
-		doctor_advise("this libcrypto was built with OPENSSL_SMALL_FOOTPRINT: its GCM code "
-			      "cannot be composed with the engine's AES-CTR (%s); a "
-			      "libcrypto built without it, or a kernel AES-GCM composition "
-			      "(gcm_base), is needed",
+		doctor_advise("this libcrypto's GCM code failed the composition's self-test, so it "
+			      "cannot be composed with the engine's AES-CTR (%s): report it with "
+			      "`openssl version -a`; a kernel AES-GCM composition (gcm_base) "
+			      "is the way meanwhile",
 			      ctr);
 	else if (err[EIP93_COMP_CTR] != 0)
 		doctor_advise("%s is registered but does not bind as an skcipher: load "

@@ -6,8 +6,9 @@
  *     the payload's whole blocks, one request from the counter block
  *     IV || 2 (J0 + 1).  GHASH over the AAD and the ciphertext, the tag mask
  *     E_K(J0) and the last partial block are computed here with libcrypto's
- *     GCM128 code and the key's own software AES (the AES-ECB context the
- *     integrity check holds).  Sealing, the tag is computed over the
+ *     exported GCM128 functions (route.c, on any build of them) and the
+ *     key's own software AES (the AES-ECB context the integrity check
+ *     holds).  Sealing, the tag is computed over the
  *     ciphertext the engine wrote, so it is right for whatever is released;
  *     opening, the tag is checked (in constant time) over the caller's
  *     ciphertext before the engine is asked anything, so whether a message
@@ -35,39 +36,13 @@
 
 #define BLK 16
 
-/*
- * GCM128 hands its key back as const void *, and its no-stream decryption
- * takes an output it never writes: the same object, without the const
- * (copied, not cast through an integer).
- */
-static void *unconst(const void *p)
-{
-	void *q;
-
-	memcpy(&q, &p, sizeof(q));
-	return q;
-}
-
-/* GCM128's block function: one AES block with the key's AES-ECB context. */
+/* The route's AES block function: one block with the key's AES-ECB context. */
 static void aes_block(const unsigned char in[BLK], unsigned char out[BLK], const void *key)
 {
-	EVP_CIPHER_CTX *ecb = unconst(key); /* EVP_Cipher() takes a non-const context */
+	EVP_CIPHER_CTX *ecb;
 
+	memcpy(&ecb, &key, sizeof(ecb)); /* EVP_Cipher() takes a non-const context */
 	(void)EVP_Cipher(ecb, out, in, BLK);
-}
-
-/*
- * GCM128's stream function for the whole blocks: they are already what it
- * would compute (the engine wrote them, or are only hashed), so nothing to do.
- */
-static void no_stream(const unsigned char *in, unsigned char *out, size_t blocks, const void *key,
-		      const unsigned char ivec[BLK])
-{
-	(void)in;
-	(void)out;
-	(void)blocks;
-	(void)key;
-	(void)ivec;
 }
 
 int eip93_compose_key_init(struct eip93_cctx *c)
@@ -75,31 +50,15 @@ int eip93_compose_key_init(struct eip93_cctx *c)
 	struct gcm_ctx *ctx = gcm_of(c);
 
 	eip93_compose_key_free(c);
+	ctx->tag_checks = 0;
 	if (ctx->base.key.ecb == NULL)
 		return -ENOMEM;
-	ctx->gcm128 = CRYPTO_gcm128_new(ctx->base.key.ecb, aes_block);
-	ctx->tag_checks = 0;
-	return ctx->gcm128 != NULL ? 0 : -ENOMEM;
+	return eip93_route_init(&ctx->route, aes_block, ctx->base.key.ecb);
 }
 
 void eip93_compose_key_free(struct eip93_cctx *c)
 {
-	struct gcm_ctx *ctx = gcm_of(c);
-
-	CRYPTO_gcm128_release(ctx->gcm128); /* cleanses H and its tables */
-	ctx->gcm128 = NULL;
-}
-
-/* GCM128 set up for a message: IV (J0, the tag mask) and AAD hashed. */
-static int start(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
-		 size_t aadlen)
-{
-	GCM128_CONTEXT *g = ctx->gcm128;
-
-	if (g == NULL)
-		return -ENOMEM;
-	CRYPTO_gcm128_setiv(g, iv, EIP93_ENGINE_IVLEN);
-	return aadlen == 0 || CRYPTO_gcm128_aad(g, aad, aadlen) == 0 ? 0 : -EINVAL;
+	eip93_route_free(&gcm_of(c)->route);
 }
 
 /*
@@ -109,18 +68,17 @@ static int start(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned ch
 static int software_tag(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *aad,
 			size_t aadlen, const unsigned char *ct, size_t len, unsigned char *tag)
 {
-	GCM128_CONTEXT *g = ctx->gcm128;
+	struct eip93_gcm_route *rt = &ctx->route;
 	size_t whole = len & ~(size_t)(BLK - 1);
 	unsigned char part[BLK];
-	int r = start(ctx, iv, aad, aadlen);
+	int r = eip93_route_start(rt, iv, EIP93_ENGINE_IVLEN, aad, aadlen);
 
-	/* Decrypting with no stream only hashes the whole blocks (the output is never written). */
-	if (r == 0 &&
-	    (CRYPTO_gcm128_decrypt_ctr32(g, ct, unconst(ct), whole, no_stream) != 0 ||
-	     CRYPTO_gcm128_decrypt_ctr32(g, ct + whole, part, len - whole, no_stream) != 0))
-		r = -EINVAL;
 	if (r == 0)
-		CRYPTO_gcm128_tag(g, tag, EIP93_ENGINE_TAGLEN);
+		r = eip93_route_hash(rt, ct, whole);
+	if (r == 0)
+		r = eip93_route_last(rt, 0, ct + whole, part, len - whole);
+	if (r == 0)
+		CRYPTO_gcm128_tag(rt->g, tag, EIP93_ENGINE_TAGLEN);
 	OPENSSL_cleanse(part, sizeof(part));
 	return r;
 }
@@ -143,36 +101,38 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 
 static int ctr_seal(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 {
+	struct eip93_gcm_route *rt = &ctx->route;
 	size_t whole = m->len & ~(size_t)(BLK - 1);
 	int r = ctr_request(ctx, 1, m->iv, m->in, m->out, whole, m->pages);
 
 	if (r == 0)
-		r = start(ctx, m->iv, m->aad, m->aadlen);
+		r = eip93_route_start(rt, m->iv, EIP93_ENGINE_IVLEN, m->aad, m->aadlen);
 	/*
-	 * With no stream the whole blocks stay the engine's and are hashed as
-	 * released; the partial last block is encrypted here (its plaintext is
-	 * still in m->in: the engine's request ended before it).
+	 * The whole blocks are the engine's, hashed as released; the partial
+	 * last block is encrypted here (its plaintext is still in m->in: the
+	 * engine's request ended before it).
 	 */
-	if (r == 0 &&
-	    CRYPTO_gcm128_encrypt_ctr32(ctx->gcm128, m->in, m->out, m->len, no_stream) != 0)
-		r = -EINVAL;
 	if (r == 0)
-		CRYPTO_gcm128_tag(ctx->gcm128, m->tag, EIP93_ENGINE_TAGLEN);
+		r = eip93_route_hash(rt, m->out, whole);
+	if (r == 0)
+		r = eip93_route_last(rt, 1, m->in + whole, m->out + whole, m->len - whole);
+	if (r == 0)
+		CRYPTO_gcm128_tag(rt->g, m->tag, EIP93_ENGINE_TAGLEN);
 	return r;
 }
 
 static int ctr_open(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
 {
-	GCM128_CONTEXT *g = ctx->gcm128;
+	struct eip93_gcm_route *rt = &ctx->route;
 	size_t whole = m->len & ~(size_t)(BLK - 1), n = m->len - whole;
 	unsigned char part[BLK];
-	int r = start(ctx, m->iv, m->aad, m->aadlen);
+	int r = eip93_route_start(rt, m->iv, EIP93_ENGINE_IVLEN, m->aad, m->aadlen);
 
-	if (r == 0 &&
-	    (CRYPTO_gcm128_decrypt_ctr32(g, m->in, unconst(m->in), whole, no_stream) != 0 ||
-	     CRYPTO_gcm128_decrypt_ctr32(g, m->in + whole, part, n, no_stream) != 0))
-		r = -EINVAL;
-	if (r == 0 && CRYPTO_gcm128_finish(g, m->tag, EIP93_ENGINE_TAGLEN) != 0)
+	if (r == 0)
+		r = eip93_route_hash(rt, m->in, whole);
+	if (r == 0)
+		r = eip93_route_last(rt, 0, m->in + whole, part, n);
+	if (r == 0 && CRYPTO_gcm128_finish(rt->g, m->tag, EIP93_ENGINE_TAGLEN) != 0)
 		r = -EBADMSG; /* nothing written: the engine was not asked */
 	if (r == 0)
 		r = ctr_request(ctx, 0, m->iv, m->in, m->out, whole, m->pages);

@@ -16,9 +16,9 @@ extern const struct eip93_cipher eip93_cipher_aes_gcm;
 #define EIP93_TAG_CHECK_DEFAULT 64
 
 /*
- * eip93_compose_selftest() (selftest.c) - does this libcrypto's GCM128 leave whole blocks
- * to a stream function (not so when built with OPENSSL_SMALL_FOOTPRINT)?
- * The CTR-only composition needs it; 0 or -ENOTSUP.
+ * eip93_compose_selftest() (selftest.c) - does the CTR-only composition's
+ * software half (route.c) give GCM128's own results on this libcrypto?
+ * 0, -ENOTSUP (it does not: the composition is not offered) or -ENOMEM.
  */
 int eip93_compose_selftest(void);
 
