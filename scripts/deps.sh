@@ -10,8 +10,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 sudo_() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 export DEBIAN_FRONTEND=noninteractive
 
+# musl-tools, musl-dev: musl-gcc, for the OpenWrt-shaped builds (scripts/openssl-build.sh
+# openwrt|openwrt-sf, cmake/toolchain-musl.cmake).
 pkgs=(build-essential cmake pkgconf libssl-dev openssl clang clang-tidy cppcheck binutils
-      qemu-system-x86 busybox-static cpio kmod xz-utils libkcapi-dev kcapi-tools)
+      qemu-system-x86 busybox-static cpio kmod xz-utils libkcapi-dev kcapi-tools
+      musl-tools musl-dev)
 
 # Each test suite may list more Debian packages, one per line, in scripts/deps.d/*.txt.
 for f in "$here"/scripts/deps.d/*.txt; do

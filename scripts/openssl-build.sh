@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# openssl-build.sh 3.0|3.5|4.0 CACHE_ROOT
+# openssl-build.sh 3.0|3.5|4.0|openwrt|openwrt-sf CACHE_ROOT
 #
 # Build what the OpenSSL test-harness suites need from Debian's `openssl`
 # source package (scripts/openssl-src.sh), cached per build recipe and Debian
@@ -24,8 +24,12 @@
 #                   prefix/, bin/evp_test
 #                                  as 3.5's, without engines (4.0 removed
 #                                  ENGINE)
-#   all             data/          the evp_test data files of evp_data (below)
-#                   VERSION        the Debian version built
+#   openwrt, openwrt-sf (trixie's upstream tarball, below)
+#                   prefix/        libcrypto, libssl, headers, .pc files and
+#                                  bin/openssl built as OpenWrt builds them,
+#                                  with musl; no evp_test, no data/
+#   3.0, 3.5, 4.0   data/          the evp_test data files of evp_data (below)
+#   all             VERSION        the Debian version built
 #                   RECIPE         what <recipe> stands for: the Configure
 #                                  options, the targets, the patch and headers
 #
@@ -46,6 +50,39 @@
 # (test/testutil.h, STANZA.buff); it is raised to 262144 bytes so that values
 # of 64 KiB (128 Ki hex digits) fit.  Nothing else in OpenSSL is changed.
 #
+# openwrt and openwrt-sf: an OpenWrt-shaped libcrypto on the x86-64 host.
+# Source: the upstream OpenSSL 3.5 tarball that Debian trixie's `openssl`
+# package carries (openssl_3.5.N.orig.tar.gz: openssl-src.sh --orig; OpenWrt
+# main is at 3.5.7, as trixie), without Debian's patches and without
+# OpenWrt's own (package/libs/openssl/patches: none touches AES-GCM, GCM128
+# or ChaCha20-Poly1305 on x86-64; main's later
+# 160-mips32-add-aes-ctr32-assembly.patch adds an AES_ctr32_encrypt for
+# MIPS32 only).  Configure options: OpenWrt's
+# package/libs/openssl/Makefile at openwrt/openwrt commit
+# 7bc8aa492f5d3a918c7890645ffd992eadf4c234 (pinned in
+# shared/third_party/openwrt), with the defaults of package/libs/openssl/
+# Config.in at commit 681e01f68cf545c22a2b7e1140e33b73d57510f0 for a target
+# that is not x86 (airoha/aarch64, ramips/mt7621) and without
+# SMALL_FLASH/LOW_MEMORY_FOOTPRINT: ENGINE (dynamic, neither the afalg nor the
+# padlock package), deprecated APIs, error strings, CMS, SRP, PSK, TLS 1.3,
+# ChaCha20-Poly1305 and assembly on; OPTIMIZE_SPEED off (its default
+# off x86), so TARGET_CFLAGS keep OpenWrt's -Os.  CFLAGS = TARGET_OPTIMIZATION
+# "-Os -pipe", FPIC "-fpic" and PKG_BUILD_FLAGS gc-sections
+# ("-ffunction-sections -fdata-sections", LDFLAGS "-Wl,--gc-sections");
+# OpenWrt's CPU and hardening flags are left out (this is an x86-64 host).
+# OpenWrt's target linux-<arch>-openwrt inherits from linux-<arch>: here
+# linux-x86_64, compiled by musl-gcc (Debian's musl-tools).  openwrt-sf adds
+# -DOPENSSL_SMALL_FOOTPRINT to the options, as the Makefile does with
+# CONFIG_OPENSSL_SMALL_FOOTPRINT=y.  Built: build_libs apps/openssl
+# install_dev (OpenWrt configures no-tests: no evp_test).  The build fails
+# unless `openssl version -f` names -Os (and -DOPENSSL_SMALL_FOOTPRINT for
+# openwrt-sf) and bin/openssl runs on musl's loader with this libcrypto.
+# musl-gcc leaves /usr/include out, and OpenSSL includes a kernel header
+# (crypto/mem_sec.c: linux/mman.h), which OpenWrt's toolchain has in its
+# sysroot: include-uapi/ holds links to the kernel's UAPI folders alone
+# (linux, asm, asm-generic), given with CPPFLAGS -isystem; never glibc's
+# headers.  The provider against this prefix: cmake/toolchain-musl.cmake.
+#
 # Prints the build's directory (CACHE_ROOT/openssl-<series>/<recipe>/<version>)
 # on stdout.  Safe to run concurrently (flock); returns at once when the
 # listed version is built with this recipe.
@@ -54,13 +91,20 @@ me=openssl-build
 die() { echo "$me: error: $*" >&2; exit 1; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-[[ $# -eq 2 ]] || die "usage: $0 3.0|3.5|4.0 CACHE_ROOT"
+[[ $# -eq 2 ]] || die "usage: $0 3.0|3.5|4.0|openwrt|openwrt-sf CACHE_ROOT"
 series=$1
+src_opts=(--series "$series")
+openwrt=0
 case "$series" in
 3.0) suite=bookworm ;;
 3.5) suite=trixie ;;
 4.0) suite=experimental ;;
-*) die "unknown OpenSSL series '$series' (3.0, 3.5 or 4.0)" ;;
+openwrt | openwrt-sf)
+    suite=trixie
+    src_opts=(--series 3.5 --orig)
+    openwrt=1
+    ;;
+*) die "unknown OpenSSL series '$series' (3.0, 3.5, 4.0, openwrt or openwrt-sf)" ;;
 esac
 mkdir -p "$2/openssl-$series"
 root=$(cd "$2/openssl-$series" && pwd)
@@ -108,6 +152,22 @@ case "$series" in
     inputs=()
     targets=(build_libs apps/openssl test/evp_test install_dev)
     ;;
+openwrt | openwrt-sf)
+    command -v musl-gcc >/dev/null || die "musl-gcc not found (apt-get install musl-tools musl-dev)"
+    # OpenWrt's OPENSSL_OPTIONS, in the Makefile's order (header above).
+    conf_opts=(linux-x86_64 shared no-tests no-blake2 no-async no-ec2m no-aria no-sm2 no-sm3 no-sm4
+        no-camellia no-idea no-seed no-mdc2 no-whirlpool no-rfc3779 no-afalgeng no-padlockeng
+        no-dtls no-comp no-nextprotoneg)
+    if [[ "$series" == openwrt-sf ]]; then
+        conf_opts+=(-DOPENSSL_SMALL_FOOTPRINT)
+    fi
+    ow_cflags="-Os -pipe -fpic -ffunction-sections -fdata-sections"
+    ow_ldflags="-Wl,--gc-sections"
+    targets=(build_libs apps/openssl install_dev)
+    musl=$(dpkg-query -W -f='${Version}' musl-dev 2>/dev/null) || musl=unknown
+    inputs=("source: upstream orig tarball, no patches" "CC=musl-gcc (musl-dev $musl)"
+        "CFLAGS=$ow_cflags" "LDFLAGS=$ow_ldflags" "CPPFLAGS=-isystem <include-uapi: linux asm asm-generic>")
+    ;;
 esac
 recipe_text=$(printf 'series %s\nConfigure %s\ntargets %s\ninputs %s\n' "$series" \
     "${conf_opts[*]}" "${targets[*]}" "${inputs[*]:-}")
@@ -123,7 +183,7 @@ flock 9
 evp_data=(evpciph_aes_common.txt evpciph_aes_cts.txt evpmac_common.txt evpkdf_krb5.txt)
 stale=()
 for d in "$root"/*/ "$root"/*/*/; do
-    [[ -f "$d.complete" && ! -L "${d%/}" ]] || continue
+    [[ $openwrt -eq 0 && -f "$d.complete" && ! -L "${d%/}" ]] || continue
     for f in "${evp_data[@]}"; do
         [[ -f "$d/data/$f" ]] || { stale+=("${d%/}"); break; }
     done
@@ -131,7 +191,7 @@ done
 if [[ ${#stale[@]} -gt 0 ]]; then
     data_work="$root/.data-work"
     rm -rf "$data_work"
-    if data_src=$("$here/openssl-src.sh" --series "$series" "$suite" "$data_work" | tail -n 1); then
+    if data_src=$("$here/openssl-src.sh" "${src_opts[@]}" "$suite" "$data_work" | tail -n 1); then
         for d in "${stale[@]}"; do
             [[ "$(cat "$d/VERSION")" == "$(cat "$data_src/.debian-version")" ]] || continue
             cp "${evp_data[@]/#/$data_src/test/recipes/30-test_evp_data/}" "$d/data/"
@@ -145,6 +205,31 @@ fi
 
 complete() { [[ -f "$1/.complete" ]]; }
 
+# check_openwrt PREFIX: the build is what it claims: bin/openssl runs on
+# musl's loader against PREFIX's libcrypto, which needs musl's libc, and
+# `openssl version -f` names -Os (and -DOPENSSL_SMALL_FOOTPRINT for openwrt-sf).
+check_openwrt() {
+    local p=$1 lib=$1/lib/libcrypto.so.3 flags elf
+    elf=$(readelf -lW "$p/bin/openssl")
+    grep -qF 'interpreter: /lib/ld-musl-x86_64.so.1]' <<<"$elf" ||
+        die "$p/bin/openssl: not on musl's loader (/lib/ld-musl-x86_64.so.1)"
+    elf=$(/lib/ld-musl-x86_64.so.1 --list "$p/bin/openssl" 2>&1) || die "$p/bin/openssl: $elf"
+    grep -qF "libcrypto.so.3 => $lib " <<<"$elf" || die "$p/bin/openssl: does not load $lib: $elf"
+    elf=$(readelf -dW "$lib")
+    grep -q 'NEEDED.*\[libc\.so\]' <<<"$elf" || die "$lib: does not need musl's libc.so"
+    if grep -q 'NEEDED.*\[libc\.so\.6\]' <<<"$elf"; then
+        die "$lib: needs glibc's libc.so.6"
+    fi
+    flags=$("$p/bin/openssl" version -f) || die "$p/bin/openssl does not run"
+    echo "$me: $flags" >&2
+    [[ " $flags " == *" -Os "* ]] || die "openssl version -f does not name -Os: $flags"
+    if [[ "$series" == openwrt-sf ]]; then
+        [[ "$flags" == *" -DOPENSSL_SMALL_FOOTPRINT"* ]] || die "openssl version -f does not name -DOPENSSL_SMALL_FOOTPRINT: $flags"
+    elif [[ "$flags" == *OPENSSL_SMALL_FOOTPRINT* ]]; then
+        die "openssl version -f names OPENSSL_SMALL_FOOTPRINT in the $series build: $flags"
+    fi
+}
+
 # use DIR: the build in DIR is the one to use: `current` points at it.
 use() {
     rm -rf "$work"
@@ -156,7 +241,7 @@ use() {
 # Fetch the source (this also resolves which listed version downloads).
 work="$root/.work"
 rm -rf "$work"
-if ! src=$("$here/openssl-src.sh" --series "$series" "$suite" "$work" "$root/$recipe" | tail -n 1); then
+if ! src=$("$here/openssl-src.sh" "${src_opts[@]}" "$suite" "$work" "$root/$recipe" | tail -n 1); then
     # Offline: the newest complete build of this recipe, if any.
     last=''
     for d in "$root/$recipe"/*/; do
@@ -183,7 +268,8 @@ if [[ "$src" == "built "* ]]; then
 fi
 
 rm -rf "$dest"
-mkdir -p "$dest/bin" "$dest/data"
+mkdir -p "$dest"
+[[ $openwrt -eq 1 ]] || mkdir -p "$dest/bin" "$dest/data"
 printf '%s\n' "$recipe_text" >"$dest/RECIPE"
 start=$(date +%s)
 
@@ -199,6 +285,9 @@ case "$series" in
 3.5 | 4.0)
     grep -q 'static char buff\[131072\];' "$src/test/testutil/stanza.c" ||
         die "$src/test/testutil/stanza.c: the 131072-byte line buffer is not there (review the harness)"
+    ;;
+openwrt | openwrt-sf)
+    [[ -f "$src/.orig" ]] || die "$src is not the upstream tarball (openssl-src.sh --orig)"
     ;;
 esac
 
@@ -239,12 +328,39 @@ case "$series" in
         cp "${engines[@]}" "$prefix/lib/engines-3/"
     fi
     ;;
+openwrt | openwrt-sf)
+    prefix="$dest/prefix"
+    echo "$me: building OpenWrt's OpenSSL ($series, upstream $(cat .orig)) with musl into $prefix" >&2
+    # The kernel's UAPI headers (crypto/mem_sec.c: linux/mman.h), as OpenWrt's
+    # toolchain has them in its sysroot: links to them alone, never to the
+    # rest of /usr/include (glibc's headers).
+    uapi="$dest/include-uapi"
+    mkdir -p "$uapi"
+    ln -sfn /usr/include/linux "$uapi/linux"
+    ln -sfn "/usr/include/$(gcc -print-multiarch)/asm" "$uapi/asm"
+    ln -sfn /usr/include/asm-generic "$uapi/asm-generic"
+    for l in "$uapi"/*; do
+        [[ -d "$l/" ]] || die "$l: $(readlink "$l") missing (apt-get install linux-libc-dev)"
+    done
+    CC=musl-gcc CFLAGS="$ow_cflags" LDFLAGS="$ow_ldflags" CPPFLAGS="-isystem $uapi" ./Configure "${conf_opts[@]}" \
+        --prefix="$prefix" --openssldir="$prefix/ssl" --libdir=lib "-Wl,-rpath,$prefix/lib" \
+        >"$dest/build.log" 2>&1 || die "Configure failed (see $dest/build.log)"
+    { make -j"$jobs" build_libs && make -j"$jobs" apps/openssl && make install_dev; } \
+        >>"$dest/build.log" 2>&1 || die "make failed (see $dest/build.log)"
+    mkdir -p "$prefix/bin"
+    cp apps/openssl "$prefix/bin/openssl"
+    check_openwrt "$prefix"
+    ;;
 esac
-cp test/evp_test "$dest/bin/evp_test"
-cp "${evp_data[@]/#/test/recipes/30-test_evp_data/}" "$dest/data/"
+if [[ $openwrt -eq 0 ]]; then
+    cp test/evp_test "$dest/bin/evp_test"
+    cp "${evp_data[@]/#/test/recipes/30-test_evp_data/}" "$dest/data/"
+fi
 echo "$version" >"$dest/VERSION"
 cd "$root"
 rm -rf "$work"
+# The build time (Configure to install, the download excluded) stays with the build.
+echo "$me: OpenSSL $series ($version) built in $(($(date +%s) - start))s" | tee -a "$dest/build.log" >&2
 touch "$dest/.complete"
-echo "$me: OpenSSL $series ($version) built in $(($(date +%s) - start))s: $dest" >&2
+echo "$me: $dest" >&2
 use "$dest"

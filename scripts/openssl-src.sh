@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# openssl-src.sh [--series X.Y] SUITE DESTDIR [BUILT_DIR]
+# openssl-src.sh [--series X.Y] [--orig] SUITE DESTDIR [BUILT_DIR]
 #
 # Download and unpack Debian's `openssl` source package of one release
 # (SUITE: bookworm for OpenSSL 3.0, trixie for OpenSSL 3.5, experimental for
@@ -11,6 +11,12 @@
 # BUILT_DIR, a listed version reached (newest first) for which
 # BUILT_DIR/<version>/.complete exists is not downloaded: the last line is
 # then "built <version>".
+#
+# With --orig, the upstream tarball the package carries
+# (openssl_<upstream>.orig.tar.gz, checked by apt against the signed index
+# like the rest) is unpacked instead, without Debian's patches or debian/
+# directory: OpenSSL as upstream released it.  The source directory holds
+# .debian-version as with the patched tree, and .orig naming the tarball.
 #
 # apt is pointed at a private sources list and private state, lists and
 # cache directories under DESTDIR/apt, so nothing depends on (or changes)
@@ -22,12 +28,20 @@ me=openssl-src
 die() { echo "$me: error: $*" >&2; exit 1; }
 
 series=''
-if [[ "${1:-}" == --series ]]; then
-    [[ $# -ge 2 ]] || die "--series needs a value"
-    series=$2
-    shift 2
-fi
-[[ $# -eq 2 || $# -eq 3 ]] || die "usage: $0 [--series X.Y] bookworm|trixie|experimental DESTDIR [BUILT_DIR]"
+orig=0
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --series)
+        [[ $# -ge 2 ]] || die "--series needs a value"
+        series=$2
+        shift 2
+        ;;
+    --orig) orig=1; shift ;;
+    *) break ;;
+    esac
+done
+[[ $# -eq 2 || $# -eq 3 ]] ||
+    die "usage: $0 [--series X.Y] [--orig] bookworm|trixie|experimental DESTDIR [BUILT_DIR]"
 built=${3:-}
 suite=$1
 case "$suite" in bookworm | trixie | experimental) ;; *) die "unknown suite '$suite'" ;; esac
@@ -110,10 +124,21 @@ for v in "${versions[@]}"; do
         upstream=${upstream%-*}
         src="$dest/openssl-$v"
         rm -rf "$src"
-        dpkg-source --no-check -x "$dsc" "$src" >&2 || die "dpkg-source -x $dsc failed"
+        if [[ $orig -eq 1 ]]; then
+            tarball="$dl/openssl_$upstream.orig.tar.gz"
+            [[ -f "$tarball" ]] || die "openssl=$v: $(basename "$tarball") not among the downloaded files"
+            mkdir -p "$src"
+            tar -xzf "$tarball" -C "$src" --strip-components=1 >&2 || die "tar -x $tarball failed"
+            [[ -f "$src/Configure" && ! -d "$src/debian" ]] || die "$tarball: not an upstream OpenSSL tree"
+            basename "$tarball" >"$src/.orig"
+        else
+            dpkg-source --no-check -x "$dsc" "$src" >&2 || die "dpkg-source -x $dsc failed"
+        fi
         rm -rf "$dl"
         echo "$v" >"$src/.debian-version"
-        echo "$me: openssl $v (upstream $upstream) unpacked in $src" >&2
+        what="upstream $upstream"
+        [[ $orig -eq 0 ]] || what+=": the orig tarball, without Debian's patches"
+        echo "$me: openssl $v ($what) unpacked in $src" >&2
         echo "$src"
         exit 0
     fi
