@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # The whole test suite, as CI runs it: install what is needed, build with gcc
-# (all tests, guest included) and clang (host tests), the host tests again
-# under ASan+UBSan, the differential fuzzer (clang, libFuzzer), then
-# clang-tidy and cppcheck over the project's code.
+# (all tests, guest included), against OpenSSL 3.5 and 4.0 (host tests and
+# some guests), with musl against OpenWrt's OpenSSL and its small-footprint
+# twin (host tests), clang (host tests), the host tests again under
+# ASan+UBSan, the differential fuzzer (clang, libFuzzer), then clang-tidy and
+# cppcheck over the project's code.
 # Fails loudly at the first failing stage.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +47,38 @@ ossl_series 3.5
 
 stage "OpenSSL 4.0: build (cached), provider against it, host + guest tests"
 ossl_series 4.0
+
+# musl_series openwrt|openwrt-sf: OpenSSL 3.5 built as OpenWrt builds it, with
+# musl (scripts/openssl-build.sh: OpenWrt's options and -Os; openwrt-sf with
+# OPENSSL_SMALL_FOOTPRINT; cached), the provider built with musl against it
+# (cmake/toolchain-musl.cmake) and its host tests; no guest.  Fails unless the
+# module, the doctor and the differential test are musl programs linked
+# against that libcrypto, and musl's loader resolves libcrypto there.
+musl_series() {
+  local series=$1 dir build=build-$1 f lib d
+  dir=$(scripts/openssl-build.sh "$series" "$ossl_cache")
+  lib="$dir/prefix/lib"
+  PKG_CONFIG_PATH="$lib/pkgconfig" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-musl.cmake -DEIP93_GUEST_TESTS=OFF \
+    -DOPENSSL_CLI="$dir/prefix/bin/openssl" >/dev/null
+  PKG_CONFIG_PATH="$lib/pkgconfig" cmake --build "$build" -j"$jobs"
+  for f in "$build/eip93.so" "$build/test/hooks/eip93.so" "$build/eip93-doctor" "$build/test/diff/eip93-diff"; do
+    d=$(readelf -dW "$f")
+    grep -q 'NEEDED.*\[libc\.so\]' <<<"$d" && ! grep -q 'NEEDED.*\[libc\.so\.6\]' <<<"$d" &&
+      grep -q 'NEEDED.*\[libcrypto\.so\.3\]' <<<"$d" && grep -qF "path: [$lib" <<<"$d" ||
+      { echo "test.sh: $f is not a musl object linked against $lib/libcrypto.so.3" >&2; exit 1; }
+  done
+  d=$(readelf -lW "$build/eip93-doctor")$'\n'$(/lib/ld-musl-x86_64.so.1 --list "$build/eip93-doctor" 2>&1)
+  grep -qF 'interpreter: /lib/ld-musl-x86_64.so.1]' <<<"$d" && grep -qF "libcrypto.so.3 => $lib/libcrypto.so.3 " <<<"$d" ||
+    { echo "test.sh: $build/eip93-doctor does not run on musl with $lib/libcrypto.so.3" >&2; exit 1; }
+  ctest --test-dir "$build" --output-on-failure -j"$jobs" -L host
+}
+
+stage "OpenWrt's OpenSSL 3.5 (musl, -Os): build (cached), provider with musl against it, host tests"
+musl_series openwrt
+
+stage "OpenWrt's OpenSSL 3.5, small footprint (musl, -Os): build (cached), provider with musl, host tests"
+musl_series openwrt-sf
 
 stage "clang build and host tests"
 cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \

@@ -40,6 +40,9 @@ if(BUILD_TESTING AND NOT CMAKE_CROSSCOMPILING)
     ${PROJECT_SOURCE_DIR}/tools/backend_advice.c ${PROJECT_SOURCE_DIR}/provider/calib_decide.c
     ${PROJECT_SOURCE_DIR}/provider/soc.c)
   eip93_target_flags(test_doctor_advice)
+  # Pure code, but engine/engine.h includes openssl/types.h: the configured libcrypto's.
+  target_include_directories(test_doctor_advice PRIVATE
+    $<TARGET_PROPERTY:PkgConfig::LIBCRYPTO,INTERFACE_INCLUDE_DIRECTORIES>)
   add_test(NAME test_doctor_advice COMMAND test_doctor_advice)
   set_tests_properties(test_doctor_advice PROPERTIES LABELS "host;unit")
 endif()

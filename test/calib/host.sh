@@ -194,9 +194,14 @@ if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
   # The doctor's own libcrypto for user 65534: a build against an OpenSSL
   # under /root (scripts/openssl-build.sh's cache) would otherwise find none
   # (4.0) or the system's (3.5 built, 3.0 run), so a copy it can read.
+  # Listed by its own loader: glibc's ldd refuses a musl program ("not a
+  # dynamic executable"), musl's loader lists it with --list.
   nobody_libs=$(mktemp -d)
   chmod 0755 "$nobody_libs"
-  ldd "$doctor" | awk '$1 ~ /^lib(crypto|ssl)\.so/ && $3 ~ /^\// { print $3 }' |
+  list=(ldd "$doctor")
+  interp=$(readelf -lW "$doctor" | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')
+  [[ "$interp" == */ld-musl-* ]] && list=("$interp" --list "$doctor")
+  "${list[@]}" | awk '$1 ~ /^lib(crypto|ssl)\.so/ && $3 ~ /^\// { print $3 }' |
     while read -r lib; do cp -L "$lib" "$nobody_libs/"; done
   chmod -R a+rX "$nobody_libs"
   setpriv --reuid=65534 --regid=65534 --clear-groups env LD_LIBRARY_PATH="$nobody_libs" \

@@ -74,8 +74,11 @@ struct session {
 	size_t keylen;
 };
 
-/* Recursive: computing may load a configuration whose providers open /dev/crypto. */
-static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/*
+ * Recursive: computing may load a configuration whose providers open /dev/crypto.  Made so by
+ * init(), which every entry point runs first (musl has no static recursive initializer).
+ */
+static pthread_mutex_t lock;
 static OSSL_LIB_CTX *shim_lib; /* the default provider alone: never the program's configuration */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static struct plan plans[MAXPLANS];
@@ -88,17 +91,31 @@ static uint32_t next_id = 0x100;
 
 static int (*real_open)(const char *, int, ...);
 static int (*real_openat)(int, const char *, int, ...);
-static int (*real_ioctl)(int, unsigned long, ...);
+/* ioctl()'s request as the C library declares it: unsigned long in glibc, int in musl. */
+#ifdef __GLIBC__
+typedef unsigned long ioctl_req;
+#else
+typedef int ioctl_req;
+#endif
+static int (*real_ioctl)(int, ioctl_req, ...);
 static int (*real_close)(int);
 static int (*real_unload)(OSSL_PROVIDER *);
 
 static void init(void)
 {
 	const char *v = getenv("EIP93_TEST_CDEV_FAULT");
+	pthread_mutexattr_t attr;
 
+	if (pthread_mutexattr_init(&attr) != 0 ||
+	    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE) != 0 ||
+	    pthread_mutex_init(&lock, &attr) != 0) {
+		fprintf(stderr, "cdev-shim: cannot make its recursive mutex\n");
+		exit(2);
+	}
+	pthread_mutexattr_destroy(&attr);
 	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-	real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	real_ioctl = (int (*)(int, ioctl_req, ...))dlsym(RTLD_NEXT, "ioctl");
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	real_unload = (int (*)(OSSL_PROVIDER *))dlsym(RTLD_NEXT, "OSSL_PROVIDER_unload");
 	if (v != NULL && *v != '\0') {
@@ -179,6 +196,8 @@ int open(const char *path, int flags, ...)
 	return real_open(path, flags, mode);
 }
 
+#ifdef __GLIBC__
+/* glibc's 64-bit and fortified forms (musl has neither: open64 is open there). */
 int open64(const char *path, int flags, ...)
 {
 	va_list ap;
@@ -203,6 +222,7 @@ int __open64_2(const char *path, int flags)
 {
 	return open(path, flags);
 }
+#endif
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
@@ -218,6 +238,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 	return real_openat(dirfd, path, flags, mode);
 }
 
+#ifdef __GLIBC__
 int openat64(int dirfd, const char *path, int flags, ...)
 {
 	va_list ap;
@@ -228,6 +249,7 @@ int openat64(int dirfd, const char *path, int flags, ...)
 	va_end(ap);
 	return openat(dirfd, path, flags, mode);
 }
+#endif
 
 int close(int fd)
 {
@@ -412,7 +434,7 @@ static int request(int fd, unsigned long req, void *arg)
 	}
 }
 
-int ioctl(int fd, unsigned long req, ...)
+int ioctl(int fd, ioctl_req req, ...)
 {
 	va_list ap;
 	void *arg;
@@ -427,7 +449,7 @@ int ioctl(int fd, unsigned long req, ...)
 		pthread_mutex_unlock(&lock);
 		return real_ioctl(fd, req, arg);
 	}
-	r = request(fd, req, arg);
+	r = request(fd, (unsigned int)req, arg); /* the kernel's command: 32 bits */
 	pthread_mutex_unlock(&lock);
 	if (r < 0) {
 		errno = -r;

@@ -119,6 +119,7 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	req = (unsigned int)req; /* the kernel's 32-bit command (musl's ioctl() takes an int) */
 	if (fd != dev_fd)
 		return __real_ioctl(fd, req, arg);
 	r = request(req, arg);

@@ -264,6 +264,7 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	req = (unsigned int)req; /* the kernel's 32-bit command (musl's ioctl() takes an int) */
 	if (!is_dev(fd)) {
 		if (fcntl(fd, F_GETFD) < 0)
 			return -1; /* EBADF: a descriptor this process does not hold */
