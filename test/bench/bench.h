@@ -18,6 +18,7 @@
 #include <openssl/modes.h>
 #include <openssl/provider.h>
 
+#include "../../alg/gcm/route.h"
 #include "../guest/sim.h"
 
 #define TLS13_AAD 5
@@ -85,10 +86,10 @@ uint64_t prov_counter(const char *name);
 struct raw {
 	int tfm, op;
 	int enc;
-	int ctr;		  /* ctr(aes-eip93): an skcipher request and GHASH in libcrypto */
-	EVP_CIPHER_CTX *ecb;	  /* ctr: the key's AES, */
-	GCM128_CONTEXT *gcm;	  /* libcrypto's GCM128 over it */
-	unsigned char ctrblk[16]; /* ctr: the counter block IV || 2 */
+	int ctr;		   /* ctr(aes-eip93): an skcipher request and GHASH in libcrypto */
+	EVP_CIPHER_CTX *ecb;	   /* ctr: the key's AES, */
+	struct eip93_gcm_route rt; /* libcrypto's GCM128 over it (alg/gcm/route.c) */
+	unsigned char ctrblk[16];  /* ctr: the counter block IV || 2 */
 	size_t aadlen, len;
 	unsigned char *in;  /* aad || payload (|| tag) */
 	unsigned char *out; /* aad echo || payload (|| tag) */
@@ -127,7 +128,7 @@ struct cdraw {
 	int enc, ctr, async;
 	int async_err;	     /* async: the errno of a failed request (not a bench failure) */
 	EVP_CIPHER_CTX *ecb; /* ctr: the key's AES and GCM128 over it */
-	GCM128_CONTEXT *gcm;
+	struct eip93_gcm_route rt;
 	size_t len;
 	unsigned char *in;  /* aad || payload || tag (decrypt) */
 	unsigned char *out; /* payload || tag */

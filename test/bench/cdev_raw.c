@@ -30,9 +30,8 @@
 
 void cdraw_close(struct cdraw *r)
 {
-	CRYPTO_gcm128_release(r->gcm);
+	eip93_route_free(&r->rt);
 	EVP_CIPHER_CTX_free(r->ecb);
-	r->gcm = NULL;
 	r->ecb = NULL;
 	if (r->have_ses)
 		(void)ioctl(r->fd, EIP93_CIOCFSESSION, &r->ses);
@@ -102,8 +101,7 @@ int cdraw_open(struct cdraw *r, int enc, int async, size_t len, const unsigned c
 	if (r->ecb == NULL || !EVP_EncryptInit_ex2(r->ecb, ecb, B.key, NULL, NULL) ||
 	    !EVP_CIPHER_CTX_set_padding(r->ecb, 0))
 		goto err;
-	r->gcm = CRYPTO_gcm128_new(r->ecb, raw_block);
-	if (r->gcm == NULL)
+	if (eip93_route_init(&r->rt, raw_block, r->ecb) != 0)
 		goto err;
 	return 0;
 err:
@@ -163,11 +161,9 @@ static int cdraw_ctr_op(struct cdraw *r)
 	unsigned char *in = r->in + TLS13_AAD, *out = r->out;
 	size_t whole = r->len & ~(size_t)15;
 
-	CRYPTO_gcm128_setiv(r->gcm, r->cur, IVLEN);
-	if (CRYPTO_gcm128_aad(r->gcm, aad, TLS13_AAD) != 0)
+	if (eip93_route_start(&r->rt, r->cur, IVLEN, aad, TLS13_AAD) != 0)
 		return -1;
-	if (!r->enc && (CRYPTO_gcm128_decrypt_ctr32(r->gcm, in, out, r->len, raw_stream) != 0 ||
-			CRYPTO_gcm128_finish(r->gcm, in + r->len, TAGLEN) != 0)) {
+	if (!r->enc && raw_open_head(&r->rt, in, out, r->len, in + r->len) != 0) {
 		fail("raw /dev/crypto ctr: the tag does not verify");
 		return -1;
 	}
@@ -178,11 +174,8 @@ static int cdraw_ctr_op(struct cdraw *r)
 		     strerror(errno));
 		return -1;
 	}
-	if (r->enc) {
-		if (CRYPTO_gcm128_encrypt_ctr32(r->gcm, in, out, r->len, raw_stream) != 0)
-			return -1;
-		CRYPTO_gcm128_tag(r->gcm, out + r->len, TAGLEN);
-	}
+	if (r->enc && raw_seal_tail(&r->rt, in, out, r->len, out + r->len) != 0)
+		return -1;
 	return 0;
 }
 

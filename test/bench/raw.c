@@ -27,9 +27,8 @@ static ssize_t timed_read(int fd, void *buf, size_t len)
 
 void raw_close(struct raw *r)
 {
-	CRYPTO_gcm128_release(r->gcm);
+	eip93_route_free(&r->rt);
 	EVP_CIPHER_CTX_free(r->ecb);
-	r->gcm = NULL;
 	r->ecb = NULL;
 	if (r->op >= 0)
 		close(r->op);
@@ -55,8 +54,7 @@ static int raw_ctr_layout(struct raw *r, const unsigned char *nonce)
 	if (r->ecb == NULL || !EVP_EncryptInit_ex2(r->ecb, ecb, B.key, NULL, NULL) ||
 	    !EVP_CIPHER_CTX_set_padding(r->ecb, 0))
 		goto err;
-	r->gcm = CRYPTO_gcm128_new(r->ecb, raw_block);
-	if (r->gcm == NULL)
+	if (eip93_route_init(&r->rt, raw_block, r->ecb) != 0)
 		goto err;
 	r->msg.msg_control = r->cbuf.buf;
 	r->msg.msg_controllen = CMSG_SPACE(sizeof(uint32_t)) +
@@ -94,11 +92,9 @@ static int raw_ctr_op(struct raw *r)
 	unsigned char *out = r->out + r->aadlen;
 	size_t whole = r->len & ~(size_t)15;
 
-	CRYPTO_gcm128_setiv(r->gcm, r->ivp, IVLEN);
-	if (CRYPTO_gcm128_aad(r->gcm, aad, r->aadlen) != 0)
+	if (eip93_route_start(&r->rt, r->ivp, IVLEN, aad, r->aadlen) != 0)
 		return -1;
-	if (!r->enc && (CRYPTO_gcm128_decrypt_ctr32(r->gcm, in, out, r->len, raw_stream) != 0 ||
-			CRYPTO_gcm128_finish(r->gcm, in + r->len, TAGLEN) != 0)) {
+	if (!r->enc && raw_open_head(&r->rt, in, out, r->len, in + r->len) != 0) {
 		fail("raw ctr(aes-eip93): the tag does not verify");
 		return -1;
 	}
@@ -107,11 +103,8 @@ static int raw_ctr_op(struct raw *r)
 		fail("raw ctr(aes-eip93) message: %s", strerror(errno));
 		return -1;
 	}
-	if (r->enc) {
-		if (CRYPTO_gcm128_encrypt_ctr32(r->gcm, in, out, r->len, raw_stream) != 0)
-			return -1;
-		CRYPTO_gcm128_tag(r->gcm, out + r->len, TAGLEN);
-	}
+	if (r->enc && raw_seal_tail(&r->rt, in, out, r->len, out + r->len) != 0)
+		return -1;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 set(BENCH_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_executable(eip93-bench ${BENCH_DIR}/eip93_bench.c ${BENCH_DIR}/memory.c
   ${BENCH_DIR}/syscalls.c ${BENCH_DIR}/raw.c ${BENCH_DIR}/records.c ${BENCH_DIR}/measure.c
+  ${PROJECT_SOURCE_DIR}/alg/gcm/route.c
   ${BENCH_DIR}/engine.c ${BENCH_DIR}/delegated.c ${BENCH_DIR}/calls.c ${BENCH_DIR}/verify.c
   ${BENCH_DIR}/keysetup.c)
 eip93_target_flags(eip93-bench)

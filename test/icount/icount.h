@@ -9,6 +9,8 @@
 #include <openssl/evp.h>
 #include <openssl/modes.h>
 
+#include "../../alg/gcm/route.h"
+
 #include "engine.h"
 
 #define WARMUP 2
@@ -47,7 +49,7 @@ struct runner {
 	EVP_CIPHER_CTX *ctx;
 	struct eip93_engine_key ek; /* WHO_RAW */
 	EVP_CIPHER_CTX *ecb;	    /* WHO_RAW on ctr(aes-eip93): the key's AES */
-	GCM128_CONTEXT *gcm;	    /* and libcrypto's GHASH */
+	struct eip93_gcm_route rt;  /* and libcrypto's GHASH (alg/gcm/route.c) */
 	unsigned char *in, *out;    /* out == in: in place */
 	unsigned char *plain;	    /* the plaintext every encryption starts from */
 	unsigned char *pristine;    /* decryption inputs: one per message (ssh) or one */

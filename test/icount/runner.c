@@ -299,8 +299,7 @@ int runner_open(struct runner *r, const struct icase *c, enum who who)
 		    !EVP_EncryptInit_ex2(r->ecb, EVP_aes_128_ecb(), key, NULL, NULL) ||
 		    !EVP_CIPHER_CTX_set_padding(r->ecb, 0))
 			return -1;
-		r->gcm = CRYPTO_gcm128_new(r->ecb, raw_block);
-		return r->gcm != NULL ? 0 : -1;
+		return eip93_route_init(&r->rt, raw_block, r->ecb) == 0 ? 0 : -1;
 	}
 	r->ctx = shape_ctx(r->shape, who == WHO_DEFAULT ? c_default : c_eip93, c->enc);
 	return r->ctx != NULL ? 0 : -1;
@@ -359,19 +358,14 @@ static int raw_ctr(struct runner *r, const struct eip93_engine_msg *m, int enc)
 
 	memcpy(cb, m->iv, IVLEN);
 	memcpy(cb + IVLEN, two, 4);
-	CRYPTO_gcm128_setiv(r->gcm, m->iv, IVLEN);
-	if (CRYPTO_gcm128_aad(r->gcm, m->aad, m->aadlen) != 0)
+	if (eip93_route_start(&r->rt, m->iv, IVLEN, m->aad, m->aadlen) != 0)
 		return -1;
-	if (enc) {
-		if (raw_ops->skc(&r->ek, &c, 1) != 0 ||
-		    CRYPTO_gcm128_encrypt_ctr32(r->gcm, m->in, m->out, m->len, raw_stream) != 0)
-			return -1;
-		CRYPTO_gcm128_tag(r->gcm, m->tag, TAGLEN);
-		return 0;
-	}
+	if (enc)
+		return raw_ops->skc(&r->ek, &c, 1) != 0
+			       ? -1
+			       : raw_seal_tail(&r->rt, m->in, m->out, m->len, m->tag);
 	/* The tag first (in place, the engine overwrites the ciphertext); then the engine. */
-	if (CRYPTO_gcm128_decrypt_ctr32(r->gcm, m->in, m->out, m->len, raw_stream) != 0 ||
-	    CRYPTO_gcm128_finish(r->gcm, m->tag, TAGLEN) != 0)
+	if (raw_open_head(&r->rt, m->in, m->out, m->len, m->tag) != 0)
 		return -1;
 	return raw_ops->skc(&r->ek, &c, 0);
 }
@@ -396,7 +390,7 @@ static int raw_message(struct runner *r)
 	} else if (!r->c->enc) {
 		m.tag = r->in + len;
 	}
-	if (r->gcm != NULL)
+	if (r->rt.g != NULL)
 		return raw_ctr(r, &m, r->c->enc);
 	return (r->c->enc ? e->seal(&r->ek, &m) : e->unseal(&r->ek, &m)) == 0 ? 0 : -1;
 }
@@ -449,7 +443,7 @@ void runner_close(struct runner *r)
 {
 	if (r->who == WHO_RAW)
 		(r->kind != 0 ? &eip93_engine_fake : raw_ops)->key_close(&r->ek);
-	CRYPTO_gcm128_release(r->gcm);
+	eip93_route_free(&r->rt);
 	EVP_CIPHER_CTX_free(r->ecb);
 	EVP_CIPHER_CTX_free(r->ctx);
 	if (r->out != r->in)
