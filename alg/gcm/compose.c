@@ -39,9 +39,9 @@
 /* The route's AES block function: one block with the key's AES-ECB context. */
 static void aes_block(const unsigned char in[BLK], unsigned char out[BLK], const void *key)
 {
-	EVP_CIPHER_CTX *ecb;
+	void *ecb; /* EVP_Cipher() takes a non-const context: the key without its const */
 
-	memcpy(&ecb, &key, sizeof(ecb)); /* EVP_Cipher() takes a non-const context */
+	memcpy(&ecb, &key, sizeof(ecb));
 	(void)EVP_Cipher(ecb, out, in, BLK);
 }
 

@@ -33,7 +33,7 @@ struct gcm_ctx {
 	struct eip93_cctx base; /* must stay first: the core takes &ctx->base */
 	struct eip93_shadow sh;
 	struct eip93_gcm_route route; /* the key's GHASH key and tag mask in software (route.c) */
-	unsigned int tag_checks; /* kernel AES-GCM: tags recomputed since the key opened */
+	unsigned int tag_checks;      /* kernel AES-GCM: tags recomputed since the key opened */
 	unsigned char mtag[EIP93_ENGINE_TAGLEN]; /* engine encryption: its tag */
 	unsigned int owed;			 /* EIP93_OWE_* */
 	unsigned char owed_tag[EIP93_ENGINE_TAGLEN];

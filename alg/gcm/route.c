@@ -29,12 +29,12 @@
 
 #define BLK 16
 /* The scratch output's size: GCM128's GHASH chunk (3 KiB), a bulk GHASH a call. */
-#define CHUNK (3 * 1024)
+#define CHUNK ((size_t)3 * 1024)
 
 /* GCM128 hands its key back as const void *: the route, without the const. */
 static struct eip93_gcm_route *route_of(const void *key)
 {
-	struct eip93_gcm_route *r;
+	void *r;
 
 	memcpy(&r, &key, sizeof(r));
 	return r;

@@ -41,7 +41,7 @@ static int aead(EVP_CIPHER *c, int enc, const unsigned char *key, const unsigned
 	     (aadlen == 0 || EVP_CipherUpdate(x, NULL, &n, aad, (int)aadlen)) &&
 	     (enc || EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, TAGLEN, tag)) &&
 	     EVP_CipherUpdate(x, out, &n, in, (int)len);
-	ok = ok && EVP_CipherFinal_ex(x, out + n, &f) && (size_t)(n + f) == len;
+	ok = ok && EVP_CipherFinal_ex(x, out + n, &f) && (size_t)n + (size_t)f == len;
 	if (ok && enc)
 		ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, TAGLEN, tag);
 	EVP_CIPHER_CTX_free(x);
@@ -101,6 +101,10 @@ int main(int argc, char **argv)
 	if (p == NULL || !e[0] || !e[1] || !d[0] || !d[1] || !pt || !ct1 || !ct2 || !back) {
 		fprintf(stderr, "FAIL: eip93 or the default provider's AES-GCM not available\n");
 		ERR_print_errors_fp(stderr);
+		free(pt);
+		free(ct1);
+		free(ct2);
+		free(back);
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(key); i++)
