@@ -23,8 +23,9 @@
 #   multiarch library folders are left out of CMake's find_path and
 #   find_library (CMAKE_IGNORE_PATH);
 # - libraries: pkg-config reads only PKG_CONFIG_PATH (the musl libcrypto's
-#   prefix) and musl's own folder, never /usr/lib/x86_64-linux-gnu/pkgconfig
-#   (PKG_CONFIG_LIBDIR), so a library built for glibc (libkcapi) is not found
+#   prefix) and musl's own folder (PKG_CONFIG_LIBDIR; Debian's musl-dev ships
+#   no .pc files, so it is empty), never /usr/lib/x86_64-linux-gnu/pkgconfig,
+#   so a library built for glibc (libkcapi) is not found
 #   rather than linked into a musl program.
 # EIP93_MUSL is set for the project's CMake files: what cannot be built for
 # musl says so there (message) instead of failing the configuration.
@@ -55,7 +56,7 @@ foreach(link "linux=/usr/include/linux" "asm=/usr/include/${eip93_multiarch}/asm
     file(CREATE_LINK "${target}" "${EIP93_MUSL_INCLUDE}/${name}" SYMBOLIC)
   endif()
 endforeach()
-set(CMAKE_C_FLAGS_INIT "-isystem ${EIP93_MUSL_INCLUDE}")
+set(CMAKE_C_FLAGS_INIT "-isystem \"${EIP93_MUSL_INCLUDE}\"")
 list(APPEND CMAKE_INCLUDE_PATH "${EIP93_MUSL_INCLUDE}")
 
 string(REPLACE "-gnu" "-musl" eip93_musl_arch "${eip93_multiarch}")

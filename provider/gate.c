@@ -415,9 +415,11 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 		if (b < t.nrows && dead[b])
 			continue;
 		/* The CTR-only composition also needs libcrypto's GCM128 to compose with. */
-		if (eip93_engine_kalg_is_ctr(order[i].kalg) && in->ctr_usable != NULL &&
-		    in->ctr_usable() != 0)
-			r = -ENOTSUP;
+		r = eip93_engine_kalg_is_ctr(order[i].kalg) && in->ctr_usable != NULL
+			    ? in->ctr_usable()
+			    : 0;
+		if (r != 0)
+			r = r == -ENOMEM ? -ENOMEM : -ENOTSUP;
 		else
 			r = row->probe(order[i].kalg, driver, sizeof(driver));
 		if (b < t.nrows) {

@@ -80,7 +80,8 @@ struct eip93_gate {
  * @socs: the SoC profiles to match (NULL: eip93_socs)
  * @nsocs: entries in @socs
  * @ctr_usable: can ctr(aes-eip93) be composed here (eip93_compose_selftest:
- *	the composition's route exact on this libcrypto), 0 when it can (NULL: yes)
+ *	the composition's route exact on this libcrypto), 0 when it can, -ENOMEM
+ *	when it could not tell (NULL: yes)
  * @calib: the calibration file as read (NULL: none configured)
  * @facts: this system, for the calibration's staleness (NULL members: unknown)
  */

@@ -208,6 +208,15 @@ complete() { [[ -f "$1/.complete" ]]; }
 # check_openwrt PREFIX: the build is what it claims: bin/openssl runs on
 # musl's loader against PREFIX's libcrypto, which needs musl's libc, and
 # `openssl version -f` names -Os (and -DOPENSSL_SMALL_FOOTPRINT for openwrt-sf).
+# needs FILE NAME...: every library FILE needs (DT_NEEDED) is one of NAME...
+needs() {
+    local f=$1 n
+    shift
+    for n in $(readelf -dW "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+        [[ " $* " == *" $n "* ]] || die "$f needs $n (only $* may be: a musl build of OpenSSL's own)"
+    done
+}
+
 check_openwrt() {
     local p=$1 lib=$1/lib/libcrypto.so.3 flags elf
     elf=$(readelf -lW "$p/bin/openssl")
@@ -215,14 +224,15 @@ check_openwrt() {
         die "$p/bin/openssl: not on musl's loader (/lib/ld-musl-x86_64.so.1)"
     elf=$(/lib/ld-musl-x86_64.so.1 --list "$p/bin/openssl" 2>&1) || die "$p/bin/openssl: $elf"
     grep -qF "libcrypto.so.3 => $lib " <<<"$elf" || die "$p/bin/openssl: does not load $lib: $elf"
-    elf=$(readelf -dW "$lib")
-    grep -q 'NEEDED.*\[libc\.so\]' <<<"$elf" || die "$lib: does not need musl's libc.so"
-    if grep -q 'NEEDED.*\[libc\.so\.6\]' <<<"$elf"; then
-        die "$lib: needs glibc's libc.so.6"
-    fi
+    # What each may need: musl's libc.so and this build's own libraries, nothing else.
+    needs "$lib" libc.so
+    needs "$1/lib/libssl.so.3" libcrypto.so.3 libc.so
+    needs "$p/bin/openssl" libssl.so.3 libcrypto.so.3 libc.so
+    grep -q 'NEEDED.*\[libc\.so\]' <<<"$(readelf -dW "$lib")" || die "$lib: does not need musl's libc.so"
     flags=$("$p/bin/openssl" version -f) || die "$p/bin/openssl does not run"
     echo "$me: $flags" >&2
-    [[ " $flags " == *" -Os "* ]] || die "openssl version -f does not name -Os: $flags"
+    [[ "$(grep -o ' -O[^ ]*' <<<" $flags" | tail -n 1)" == " -Os" ]] ||
+        die "openssl version -f does not end its -O options with -Os: $flags"
     if [[ "$series" == openwrt-sf ]]; then
         [[ "$flags" == *" -DOPENSSL_SMALL_FOOTPRINT"* ]] || die "openssl version -f does not name -DOPENSSL_SMALL_FOOTPRINT: $flags"
     elif [[ "$flags" == *OPENSSL_SMALL_FOOTPRINT* ]]; then

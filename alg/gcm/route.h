@@ -12,9 +12,9 @@
 
 /*
  * One key's GCM128 context and the block function it was made with.  The
- * context's key pointer is this object: its block (and stream) function
- * returns the key's AES of a block, or, while @zero is set, a keystream of
- * sixteen zero bytes a block, so GCM128 only hashes what it is given.
+ * context's key pointer is this object: its block function returns the
+ * key's AES of a block, or, while @zero is set, sixteen zero bytes (the
+ * stream function writes nothing), so GCM128 only hashes what it is given.
  *
  * @g: the GCM128 context (H and its tables), NULL until eip93_route_init()
  * @aes: the key's AES block function, @aes_key its key
@@ -29,9 +29,12 @@ struct eip93_gcm_route {
 
 /* Make @r's GCM128 context for the AES block function @aes of @aes_key: 0 or -ENOMEM. */
 int eip93_route_init(struct eip93_gcm_route *r, block128_f aes, const void *aes_key);
-/* Free it (GCM128 cleanses H and its tables); @r may be unset. */
+/* Free it (GCM128 cleanses H and its tables); r->g must be NULL or made by eip93_route_init(). */
 void eip93_route_free(struct eip93_gcm_route *r);
-/* A message: J0 and the tag mask from @iv (@ivlen bytes), then the AAD hashed: 0 or -EINVAL. */
+/*
+ * A message: J0 and the tag mask from @iv (@ivlen bytes), then the AAD
+ * hashed: 0, -ENOMEM (no context) or -EINVAL.
+ */
 int eip93_route_start(struct eip93_gcm_route *r, const unsigned char *iv, size_t ivlen,
 		      const unsigned char *aad, size_t aadlen);
 /*

@@ -9,11 +9,12 @@
  * record's), none or 20 bytes by length; the buffers start at offset 13 of
  * an allocation every third length (a TLS payload's offset).
  *
- *   eip93-lengths [--from N] [--to N] [--min-engine-share P]
+ *   eip93-lengths [--from N] [--to N] [--min-engine-share P] [--expect-gate TEXT]
  *
- * Prints the kernel algorithm eip93's gate bound and its counters, and
- * fails unless at least P percent (default 90) of the seals and opens
- * whose length lies in eip93's window were engine messages.
+ * Prints eip93's gate status (the composition it bound) and its counters,
+ * and fails unless at least P percent (default 90) of the seals and opens
+ * whose length lies in eip93's window were engine messages, and, with
+ * --expect-gate, unless the gate status contains TEXT.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,7 @@ static const char *text(OSSL_PROVIDER *p, const char *name)
 int main(int argc, char **argv)
 {
 	size_t from = 0, to = 70000, share = 90, inwin = 0, bad = 0;
+	const char *expect_gate = NULL;
 	unsigned char key[32], iv[IVLEN], aad[20], t1[TAGLEN], t2[TAGLEN];
 	unsigned char *pt, *ct1, *ct2, *back;
 	EVP_CIPHER *e[2], *d[2];
@@ -78,7 +80,9 @@ int main(int argc, char **argv)
 	for (int i = 1; i + 1 < argc; i += 2) {
 		size_t v = strtoul(argv[i + 1], NULL, 10);
 
-		if (strcmp(argv[i], "--from") == 0)
+		if (strcmp(argv[i], "--expect-gate") == 0)
+			expect_gate = argv[i + 1];
+		else if (strcmp(argv[i], "--from") == 0)
 			from = v;
 		else if (strcmp(argv[i], "--to") == 0)
 			to = v;
@@ -151,6 +155,10 @@ int main(int argc, char **argv)
 	       from, to, bad, inwin, (unsigned long long)(em1 - em0),
 	       (unsigned long long)counter(p, "eip93-engine-errors"),
 	       (unsigned long long)counter(p, "eip93-engine-faults"));
+	if (expect_gate != NULL && strstr(text(p, "eip93-gate"), expect_gate) == NULL) {
+		printf("FAIL: the gate status does not contain \"%s\"\n", expect_gate);
+		bad++;
+	}
 	if (bad == 0 && (em1 - em0) * 100 < (uint64_t)inwin * share) {
 		printf("FAIL: fewer than %zu%% of them reached the engine\n", share);
 		bad++;
