@@ -18,9 +18,10 @@
  * (an opened message's ciphertext is the caller's const input, a sealed
  * one's is released as it is).  GCM128's loops over these calls read bytes
  * and call the stream function (a default build) or read and write bytes
- * only (a small-footprint build), so no buffer needs word alignment (strict-alignment CPUs such as MIPS; a TLS
- * record's payload starts at offset 13).  H, E_K(J0) and the partial last
- * block take the key's real AES (r->zero clear).
+ * only (a small-footprint build), so no buffer needs word alignment
+ * (strict-alignment CPUs such as MIPS; a TLS record's payload starts at
+ * offset 13).  H, E_K(J0) and the partial last block take the key's real
+ * AES (r->zero clear).
  */
 #include "route.h"
 
