@@ -25,10 +25,29 @@ if(NOT EIP93_SANITIZE)
       ${PROJECT_BINARY_DIR} ${OPENSSL_CLI} native)
     set_tests_properties(packaging_debian PROPERTIES LABELS "host;packaging" TIMEOUT 300)
   endif()
-  # The OpenWrt package against models of OpenWrt's openssl.init and
-  # openssl-module.mk; the known answers and the engine path need the
-  # test-hooks module, eip93-stanza and eip93-offload-check.
-  add_test(NAME packaging_openwrt COMMAND ${PROJECT_SOURCE_DIR}/packaging/openwrt/test/check.sh
+  # The OpenWrt package (both targets) against OpenWrt's own files: the
+  # pinned tree (never part of this repository: ../shared/third_party beside
+  # the checkout, or the workplace's copy; EIP93_THIRD_PARTY) gives
+  # openssl-module.mk, the openssl init script, rc.common, functions.sh,
+  # uci.sh and the uci sources, built once into EIP93_OPENWRT_CACHE; they
+  # run in scratch roots.  Without the tree the test fails, saying so.  The
+  # known answers and the engine path need the test-hooks module,
+  # eip93-stanza and eip93-offload-check.
+  if(NOT EIP93_THIRD_PARTY)
+    foreach(cand "${PROJECT_SOURCE_DIR}/../shared/third_party" "/work/shared/third_party")
+      if(EXISTS "${cand}/openwrt/include/openssl-module.mk")
+        get_filename_component(cand "${cand}" ABSOLUTE)
+        set(EIP93_THIRD_PARTY "${cand}" CACHE PATH
+            "The pinned third-party sources (OpenWrt's files, uci, libubox, cryptodev-linux)")
+        break()
+      endif()
+    endforeach()
+  endif()
+  set(EIP93_OPENWRT_CACHE "$ENV{HOME}/.cache/eip93/openwrt-uci" CACHE PATH
+      "Where packaging_openwrt keeps the uci command it builds from the pinned sources")
+  add_test(NAME packaging_openwrt COMMAND ${CMAKE_COMMAND} -E env
+    EIP93_THIRD_PARTY=${EIP93_THIRD_PARTY} EIP93_OPENWRT_CACHE=${EIP93_OPENWRT_CACHE}
+    ${PROJECT_SOURCE_DIR}/packaging/openwrt/test/check.sh
     $<TARGET_FILE:eip93> $<TARGET_FILE:eip93-doctor> ${OPENSSL_CLI} ${PROJECT_VERSION}
     $<TARGET_FILE:eip93_hooks> $<TARGET_FILE:eip93-stanza> $<TARGET_FILE:eip93-offload-check>)
   set_tests_properties(packaging_openwrt PROPERTIES LABELS "host;packaging" TIMEOUT 300)

@@ -3,51 +3,58 @@
 #
 # check.sh MODULE DOCTOR OPENSSL VERSION HOOKS_MODULE STANZA OFFLOAD_CHECK
 #
-# Validates packaging/openwrt/eip93-provider without an OpenWrt SDK, against
-# models of OpenWrt's own scripts (model/, stub/), written in this project's
-# words from the upstream files at
-OWRT_REV=e3c5e563f5d52267e482d543274e89e630525afc # github.com/openwrt/openwrt
-# (the OpenSSL 3 openssl.init: MODULES_DIR=/usr/lib/ossl-modules,
-# PROVIDERS_CNF=/var/etc/ssl/providers.cnf), which are:
-#   package/libs/openssl/files/openssl.init      -> model/openssl.init
-#       start/reload, write_cnf_header, enable_module (enabled/force/builtin,
-#       the "[NAME_sect]" grep over /etc/ssl/*.cnf.d/*, the .so test),
-#       config_provider -> providers.cnf "NAME=NAME_sect"
-#   /lib/functions.sh (config_load, config_foreach, config_get_bool) and the
-#       uci command (-q get, -q delete, commit)  -> model/uci-lib.sh, model/uci
-#   include/openssl-module.mk (Package/openssl/add-provider: conffiles,
-#       install, postinst, postrm)              -> stub/openssl-module.mk
-#       (read at ab86e8a85a0e595ceceb07c74b00fe0e2b7507fe, the version at
-#       hand; OWRT_REV's package/libs/openssl/Makefile calls it the same way
-#       for libopenssl-legacy)
+# Validates packaging/openwrt/eip93-provider for both of its targets
+# (airoha: AN7581/EN7581, aarch64; ramips/mt7621: MT7621, mipsel) without an
+# OpenWrt SDK, against OpenWrt's own files: the pinned tree
+# (EIP93_THIRD_PARTY, default ../shared/third_party beside the checkout or
+# /work/shared/third_party; its README.md names the commit, 7bc8aa49 of
+# openwrt/openwrt, and the uci/libubox commits) provides
+#   include/openssl-module.mk   Package/openssl/add-provider: the package's
+#                               install recipe, conffile, postinst, postrm
+#   package/libs/openssl/files/openssl.init, package/base-files/files/etc/
+#   rc.common, lib/functions.sh, lib/functions/service.sh,
+#   package/system/uci/files/lib/config/uci.sh, and the uci command built
+#   from uci/ and libubox/ (uci-build.sh, cached in EIP93_OPENWRT_CACHE,
+#   default ~/.cache/eip93/openwrt-uci)
+#                               run for real, under busybox's ash, in scratch
+#                               roots (owrt-root.sh)
 #   package/libs/openssl/patches/150-openssl.cnf-add-engines-conf.patch
-#       (providers.cnf inside [provider_sect]; engines.cnf, engines.cnf.d and
-#       modules.cnf.d inside [engines_sect])    -> owrt_openssl_cnf below
-#   package/libs/openssl/Makefile, Package/libopenssl-conf/install
-#       (/etc/ssl/modules.cnf.d, an empty /etc/config/openssl, the init
-#       script)                                  -> owrt_root below
-# A change upstream is one diff of those files between OWRT_REV and the new
-# revision, to be carried into these models.  Nothing is downloaded here.
+#                               what /etc/ssl/openssl.cnf says about
+#                               providers, engines and modules.cnf.d
+# Where the pinned tree, the tools or a way into a scratch root (root, or
+# unprivileged user namespaces) are missing, the check fails, saying which.
+# Stand-ins remain only for what needs an SDK: stub/rules.mk (install
+# macros), stub/cmake.mk, stub/package.mk (BuildPackage: metadata, the
+# install recipe into a folder, postinst/postrm into files; the control
+# file's Depends by include/package-pack.mk's filter_deps, taken from the
+# pinned tree when it has that file).
 #
-#  1. the Makefile evaluates with GNU make against the stand-in includes, its
-#     metadata (version, license, the minimal dependencies, no kernel package
-#     of its own, conffiles, release build options);
-#  2. its install recipes (OpenWrt's add-provider and the doctor's), run for
-#     real, with OpenWrt's modes;
-#  3. image build and first boot: postinst into IPKG_INSTROOT, then the
-#     openssl init script's start: "Enabling eip93", eip93=eip93_sect in
-#     providers.cnf; the same with the 0.1.0 fragment (section [eip93]) must
-#     fail as OpenWrt fails it (the negative control);
+#  1. the Makefile evaluates with GNU make and OpenWrt's openssl-module.mk,
+#     its metadata (version, license, the exact dependencies and, per
+#     target, the control file's Depends: kmod-crypto-hw-eip93 on airoha
+#     and ramips/mt7621 only; no kernel package of its own; conffiles,
+#     release build options);
+#  2. its install recipes (add-provider's and the doctor's), run for real,
+#     with OpenWrt's modes; the same files for both targets;
+#  3. image build and first boot: the real postinst into IPKG_INSTROOT
+#     appends the UCI section, then the real /etc/rc.d/S13openssl boot
+#     writes eip93=eip93_sect into providers.cnf, with the init script's
+#     own messages; a fragment with [eip93] instead of [eip93_sect] and a
+#     missing eip93.so are refused as OpenWrt refuses them (controls);
 #  4. the result: the host's `openssl list -providers` with the generated
 #     configuration loads eip93 from the package's files next to the default
-#     provider; its AES-GCM is what the configuration selects, and known
-#     answers (test/data/vectors, STANZA: eip93-stanza) come out of it, and
-#     messages go through its engine path (OFFLOAD_CHECK: eip93-offload-check
-#     and the provider's counters); HOOKS_MODULE, the test-hooks build, stands
-#     in for the module there, its gate opened on this host, the user-space
-#     fake engine in place of AF_ALG;
-#  5. on a running box: postinst (uci, reload), reinstall, enabled '0',
-#     removal (postrm): UCI, providers.cnf and `openssl list` after each;
+#     provider; its AES-GCM is what the configuration selects (on OpenSSL 4
+#     only without patch 150's `engines = engines_sect`, which the doctor
+#     names), known answers (test/data/vectors, STANZA: eip93-stanza) come out
+#     of it, and messages go through its engine path (OFFLOAD_CHECK:
+#     eip93-offload-check and the provider's counters); HOOKS_MODULE, the
+#     test-hooks build, stands in for the module there, its gate opened on
+#     this host, the user-space fake engine in place of AF_ALG;
+#  5. on a running box: install (files, then postinst, which reloads
+#     /etc/init.d/openssl), reinstall, disable with uci + reload, an
+#     upgrade keeping it disabled, enable again, removal (files, then
+#     postrm): /etc/config/openssl, `uci show`, providers.cnf, the init
+#     script's messages and `openssl list` after each;
 #  6. the doctor's init script and postinst.
 # MODULE and DOCTOR are host builds standing in for the cross-built files.
 set -euo pipefail
@@ -66,13 +73,53 @@ expect() { # DESC COMMAND...: the command succeeds
     shift
     if "$@"; then ok "$desc"; else bad "$desc"; fi
 }
-echo "   OpenWrt model: openwrt/openwrt $OWRT_REV"
+fatal() { bad "$*"; echo "openwrt package: $pass passed, $fail failed (stopped: the rest cannot run)"; exit 1; }
+# shellcheck source=owrt-root.sh
+. "$here/owrt-root.sh"
+
+# ---- 0. OpenWrt's files, uci, a way into a scratch root ---------------------
+tp=${EIP93_THIRD_PARTY:-}
+if [[ -z "$tp" ]]; then
+    for c in "$src/../shared/third_party" /work/shared/third_party; do
+        [[ -f "$c/openwrt/include/openssl-module.mk" ]] && { tp=$(cd "$c" && pwd); break; }
+    done
+fi
+[[ -n "$tp" && -f "$tp/openwrt/include/openssl-module.mk" ]] ||
+    fatal "the pinned OpenWrt tree was not found (../shared/third_party beside the checkout, /work/shared/third_party, or EIP93_THIRD_PARTY)"
+owrt=$tp/openwrt
+echo "   OpenWrt's files: $owrt ($(sed -n 's/.*every file from one commit: \([0-9a-f]\{8\}\).*/openwrt\/openwrt \1/p' "$tp/README.md" | head -n 1))"
+cache=${EIP93_OPENWRT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eip93/openwrt-uci}
+t0=$(date +%s)
+if uci=$("$here/uci-build.sh" "$tp" "$cache" 2>"$tmp/uci-build.err"); then
+    ok "uci built from the pinned uci and libubox sources ($uci, $(($(date +%s) - t0)) s)"
+else
+    cat "$tmp/uci-build.err"
+    fatal "uci could not be built from $tp/uci and $tp/libubox"
+fi
+# Not in a subshell: it sets how in_root enters a root.
+if owrt_setup "$tp" "$uci" >"$tmp/setup.out" 2>&1; then
+    ok "scratch roots entered with: $owrt_enter"
+else
+    fatal "$(cat "$tmp/setup.out")"
+fi
 
 # ---- 1. the Makefile and its metadata --------------------------------------
 # `make` runs in a copy (OpenWrt builds in the package directory: ./files/).
+# INCLUDE_DIR: the stand-ins, and OpenWrt's own openssl-module.mk.
 cp -a "$pkgdir" "$tmp/pkg"
-mk() { make --no-print-directory -C "$tmp/pkg" TOPDIR="$here/stub" INCLUDE_DIR="$here/stub" \
-    PKG_INSTALL_DIR="$tmp/install" STUB_ROOT="$tmp/ipkg" "$@"; }
+mkdir -p "$tmp/include"
+cp "$here/stub/"*.mk "$tmp/include/"
+cp "$owrt/include/openssl-module.mk" "$tmp/include/openssl-module.mk"
+pack_deps=
+if [[ -f "$owrt/include/package-pack.mk" ]]; then
+    # filter_deps and mergelist with what they use, as OpenWrt defines them.
+    { echo 'comma:=,'; echo 'empty:='; echo 'space:=$(empty) $(empty)'
+      sed -n -e '/^PARENL :=/,/^filter_deps=/p' -e '/^_addsep=/,/^mergelist=/p' "$owrt/include/package-pack.mk"
+    } >"$tmp/include/package-pack-deps.mk"
+    pack_deps=$tmp/include/package-pack-deps.mk
+fi
+mk() { make --no-print-directory -C "$tmp/pkg" TOPDIR="$tmp/include" INCLUDE_DIR="$tmp/include" \
+    PKG_INSTALL_DIR="$tmp/install" STUB_ROOT="$tmp/ipkg" STUB_PACK_DEPS="$pack_deps" "$@"; }
 expect "every line of the Makefile's recipes starts with a tab" \
     bash -c "! grep -nP '^ +\\\$\\((INSTALL|CP)' '$pkgdir/Makefile'"
 expect "SPDX line" grep -q '^# SPDX-License-Identifier: Apache-2.0$' "$pkgdir/Makefile"
@@ -89,10 +136,33 @@ for p in libopenssl-eip93 eip93-doctor; do
     [[ -n "$(field Title)" ]] && ok "$p: title" || bad "$p: no title"
 done
 info=$(mk stub-info-libopenssl-eip93 2>/dev/null)
+# OpenWrt's add-module announces what it makes, with $(info): the provider
+# eip93, in /usr/lib/ossl-modules, for this package.
+grep -qx "MOD_TYPE='provider'; MOD_NAME='eip93'; MOD_DIR='/usr/lib/ossl-modules' OSSL_PKG='libopenssl-eip93'" <<<"$info" &&
+    ok "OpenWrt's add-module: provider eip93 in /usr/lib/ossl-modules, package libopenssl-eip93" ||
+    bad "OpenWrt's add-module did not make the provider eip93 for libopenssl-eip93"
 deps=$(sed -n 's/^Depends: //p' <<<"$info")
-want_deps="+libopenssl +libopenssl-conf +kmod-crypto-user +kmod-crypto-gcm +TARGET_airoha:kmod-crypto-hw-eip93"
+want_deps="+libopenssl +libopenssl-conf +kmod-crypto-user +kmod-crypto-gcm +TARGET_airoha:kmod-crypto-hw-eip93 +TARGET_ramips_mt7621:kmod-crypto-hw-eip93"
 [[ "$deps" == "$want_deps" ]] && ok "libopenssl-eip93 depends on exactly: $want_deps" ||
     bad "libopenssl-eip93 depends on: $deps (want $want_deps)"
+# The control file's Depends per target (the CONFIG_TARGET_* symbols OpenWrt
+# sets for a target/subtarget).  The driver's package exists on exactly
+# airoha and ramips/mt7621 (OpenWrt crypto.mk: @(TARGET_ramips_mt7621||
+# TARGET_airoha)): named there, nowhere else.
+base="libopenssl, libopenssl-conf, kmod-crypto-user, kmod-crypto-gcm"
+echo "   control Depends computed by: $(sed -n 's/^Control-Depends-From: //p' <<<"$info")"
+for t in "airoha/an7581:TARGET_airoha TARGET_airoha_an7581:$base, kmod-crypto-hw-eip93" \
+    "ramips/mt7621:TARGET_ramips TARGET_ramips_mt7621:$base, kmod-crypto-hw-eip93" \
+    "ramips/mt7620:TARGET_ramips TARGET_ramips_mt7620:$base" \
+    "x86/64:TARGET_x86 TARGET_x86_64:$base"; do
+    name=${t%%:*} rest=${t#*:}
+    syms=${rest%%:*} want=${rest#*:}
+    vars=()
+    for s in $syms; do vars+=("CONFIG_$s=y"); done
+    got=$(mk stub-info-libopenssl-eip93 "${vars[@]}" 2>/dev/null | sed -n 's/^Control-Depends: //p')
+    [[ "$got" == "$want" ]] && ok "$name: the package's Depends: $got" ||
+        bad "$name: the package's Depends: $got (want $want)"
+done
 # A feed KernelPackage whose KCONFIG the target's kernel lacks is empty on
 # SDK/buildbot images: nothing may depend on one, none is defined.
 ! grep -q '^\$(eval \$(call KernelPackage' "$pkgdir/Makefile" && [[ "$deps" != *kmod-crypto-ghash-arm64-ce* ]] &&
@@ -114,91 +184,116 @@ done
 # What `cmake --install` puts into PKG_INSTALL_DIR with the package's options.
 install -D -m0755 "$module" "$tmp/install/usr/lib/ossl-modules/eip93.so"
 install -D -m0755 "$doctor" "$tmp/install/usr/bin/eip93-doctor"
-for p in libopenssl-eip93 eip93-doctor; do
-    if out=$(mk "stub-install-$p" 2>&1); then ok "$p: install recipe runs"; else
-        bad "$p: install recipe"; echo "$out"; fi
-done
 lst() { (cd "$tmp/ipkg/$1" && find . -mindepth 1 \( -type f -printf '%m %p\n' \) -o \( -type d -printf '%m %p/\n' \) | sort -k2); }
 want_lib=$'755 ./etc/\n755 ./etc/ssl/\n755 ./etc/ssl/modules.cnf.d/\n644 ./etc/ssl/modules.cnf.d/eip93.cnf\n755 ./usr/\n755 ./usr/lib/\n755 ./usr/lib/ossl-modules/\n755 ./usr/lib/ossl-modules/eip93.so'
 want_doc=$'755 ./etc/\n755 ./etc/eip93/\n755 ./etc/init.d/\n755 ./etc/init.d/eip93-calibrate\n755 ./usr/\n755 ./usr/bin/\n755 ./usr/bin/eip93-doctor'
-[[ "$(lst libopenssl-eip93)" == "$want_lib" ]] && ok "libopenssl-eip93: files and modes" ||
-    { bad "libopenssl-eip93: files"; lst libopenssl-eip93; }
-[[ "$(lst eip93-doctor)" == "$want_doc" ]] && ok "eip93-doctor: files and modes" ||
-    { bad "eip93-doctor: files"; lst eip93-doctor; }
+# Per target (the recipes do not depend on it; the .so is the target's own
+# cross build): the same files, modes, postinst and postrm.
+for t in airoha ramips_mt7621; do
+    for p in libopenssl-eip93 eip93-doctor; do
+        if out=$(mk "stub-install-$p" "CONFIG_TARGET_${t%%_*}=y" "CONFIG_TARGET_$t=y" 2>&1); then
+            ok "$t: $p: install recipe runs"; else bad "$t: $p: install recipe"; echo "$out"; fi
+    done
+    [[ "$(lst libopenssl-eip93)" == "$want_lib" ]] && ok "$t: libopenssl-eip93: files and modes" ||
+        { bad "$t: libopenssl-eip93: files"; lst libopenssl-eip93; }
+    [[ "$(lst eip93-doctor)" == "$want_doc" ]] && ok "$t: eip93-doctor: files and modes" ||
+        { bad "$t: eip93-doctor: files"; lst eip93-doctor; }
+    for s in postinst postrm; do cp "$tmp/ipkg/libopenssl-eip93.$s" "$tmp/$t.$s"; done
+done
+cmp -s "$tmp/airoha.postinst" "$tmp/ramips_mt7621.postinst" && cmp -s "$tmp/airoha.postrm" "$tmp/ramips_mt7621.postrm" &&
+    ok "postinst and postrm: the same for both targets" || bad "postinst/postrm differ between the targets"
+echo "   MT7621 (ramips/mt7621) libopenssl-eip93 installs:"
+lst libopenssl-eip93 | sed 's/^/     /'
 frag=$tmp/ipkg/libopenssl-eip93/etc/ssl/modules.cnf.d/eip93.cnf
 # modules.cnf.d is included inside [engines_sect]: the first key must follow
 # a section header of the fragment's own.
 first=$(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$frag" | head -n 1)
 [[ "$first" == '[eip93_sect]' ]] && ok "the fragment opens its own section [eip93_sect] before any key" ||
     bad "the fragment's first line is $first"
+postinst=$tmp/ipkg/libopenssl-eip93.postinst postrm=$tmp/ipkg/libopenssl-eip93.postrm
+expect "postinst is valid sh" sh -n "$postinst"
+expect "postrm is valid sh" sh -n "$postrm"
+# They are add-provider's, as OpenWrt's own four-line driver (the pinned
+# tree's README, step 3) writes them for libopenssl-eip93.
+cat >"$tmp/driver.mk" <<'EOF'
+include $(OPENWRT)/include/openssl-module.mk
+$(eval $(call Package/openssl/add-provider,eip93))
+export POSTINST=$(Package/libopenssl-eip93/postinst)
+export POSTRM=$(Package/libopenssl-eip93/postrm)
+all: ; @printf '%s\n' "$$POSTINST" >$(OUT).postinst; printf '%s\n' "$$POSTRM" >$(OUT).postrm
+EOF
+make -s -f "$tmp/driver.mk" OPENWRT="$owrt" OUT="$tmp/driver" >/dev/null
+cmp -s "$postinst" "$tmp/driver.postinst" && cmp -s "$postrm" "$tmp/driver.postrm" &&
+    ok "postinst and postrm are OpenWrt's add-provider scripts for libopenssl-eip93, unchanged" ||
+    { bad "postinst/postrm differ from add-provider's"; diff "$tmp/driver.postinst" "$postinst" || true; }
 
 # ---- 3. image build and first boot ------------------------------------------
-# owrt_openssl_cnf ROOT: /etc/ssl/openssl.cnf as libopenssl-conf installs it
-# (OpenSSL 3's file with patch 150 applied; only the lines that matter).
-owrt_openssl_cnf() {
-    cat >"$1/etc/ssl/openssl.cnf" <<CNF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-engines = engines_sect
-[provider_sect]
-default = default_sect
-.include $1/var/etc/ssl/providers.cnf
-[default_sect]
-activate = 1
-[engines_sect]
-.include $1/var/etc/ssl/engines.cnf
-.include $1/etc/ssl/engines.cnf.d
-.include $1/etc/ssl/modules.cnf.d
-[ req ]
-distinguished_name = req_dn
-[ req_dn ]
-CNF
-}
-# owrt_root ROOT: libopenssl-conf installed (empty UCI file, the init script
-# model), then the packages' files.
-owrt_root() {
-    mkdir -p "$1/etc/ssl/modules.cnf.d" "$1/etc/config" "$1/etc/init.d" "$1/usr/lib/ossl-modules"
-    : >"$1/etc/config/openssl"
-    install -m0755 "$here/model/openssl.init" "$1/etc/init.d/openssl"
-    install -D -m0644 "$here/model/uci-lib.sh" "$1/lib/functions.sh"
-    owrt_openssl_cnf "$1"
-    cp -a "$tmp/ipkg/libopenssl-eip93/." "$tmp/ipkg/eip93-doctor/." "$1/"
-}
-boot() { OWRT_ROOT=$1 "$1/etc/init.d/openssl" start 2>&1 || true; }
+# inst ROOT: the two packages' files into ROOT (what apk/opkg unpack).
+inst() { cp -a "$tmp/ipkg/libopenssl-eip93/." "$tmp/ipkg/eip93-doctor/." "$1/"; }
+hdr='# This file is automatically generated from /etc/config/openssl.'
+uci_sect=$'\nconfig provider \'eip93\'\n\toption enabled \'1\''
 root=$tmp/root
 owrt_root "$root"
-expect "postinst is valid sh" sh -n "$tmp/ipkg/libopenssl-eip93.postinst"
-expect "postrm is valid sh" sh -n "$tmp/ipkg/libopenssl-eip93.postrm"
-IPKG_INSTROOT=$root sh "$tmp/ipkg/libopenssl-eip93.postinst" && ok "postinst (image build) exits 0" || bad "postinst"
-n=$(grep -c "^config provider 'eip93'" "$root/etc/config/openssl" || true)
-[[ "$n" == 1 ]] && ok "UCI: one config provider 'eip93'" || { bad "UCI has $n eip93 sections"; cat "$root/etc/config/openssl"; }
-grep -A1 "^config provider 'eip93'" "$root/etc/config/openssl" | grep -q "option enabled '1'" &&
-    ok "UCI: enabled '1'" || bad "UCI: not enabled"
-IPKG_INSTROOT=$root sh "$tmp/ipkg/libopenssl-eip93.postrm" && ok "postrm (image build) exits 0, changes nothing" ||
-    bad "postrm"
-out=$(boot "$root")
+inst "$root"
+: >"$tmp/uci.before"
+IPKG_INSTROOT=$root sh "$postinst" && ok "image: postinst (IPKG_INSTROOT set) exits 0" || bad "image: postinst"
+[[ "$(cat "$root/etc/config/openssl")" == "$uci_sect" ]] &&
+    ok "image: /etc/config/openssl is exactly: config provider 'eip93' / option enabled '1'" ||
+    { bad "image: /etc/config/openssl"; cat -A "$root/etc/config/openssl"; }
+out=$(in_root "$root" uci show openssl 2>&1) || true
+[[ "$out" == $'openssl.eip93=provider\nopenssl.eip93.enabled=\'1\'' ]] &&
+    ok "image: uci show openssl: openssl.eip93=provider, enabled='1'" || { bad "image: uci show openssl"; echo "$out"; }
+cp "$root/etc/config/openssl" "$tmp/uci.img"
+IPKG_INSTROOT=$root sh "$postrm" && cmp -s "$root/etc/config/openssl" "$tmp/uci.img" &&
+    ok "image: postrm (IPKG_INSTROOT set) exits 0 and changes nothing" || bad "image: postrm"
+# libopenssl-conf's postinst enables the init script into the image (rc.common
+# enable); first boot runs /etc/rc.d/S13openssl boot.
+out=$(in_root "$root" /etc/init.d/openssl enable 2>&1) && [[ "$(readlink "$root/etc/rc.d/S13openssl")" == ../init.d/openssl ]] &&
+    ok "image: /etc/init.d/openssl enable -> /etc/rc.d/S13openssl" || { bad "image: enable"; echo "$out"; }
+rc=0
+out=$(in_root "$root" /etc/rc.d/S13openssl boot 2>&1) || rc=$?
 echo "$out" | sed 's/^/   boot: /'
-grep -qx 'Enabling eip93' <<<"$out" && ok "first boot: /etc/init.d/openssl enables eip93" ||
-    bad "first boot: eip93 not enabled"
-grep -qx 'eip93=eip93_sect' "$root/var/etc/ssl/providers.cnf" && ok "providers.cnf: eip93=eip93_sect" ||
+[[ $rc -eq 0 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf\nEnabling eip93' ]] &&
+    ok "first boot: S13openssl boot says Generating engines.cnf, Generating providers.cnf, Enabling eip93 (exit 0)" ||
+    bad "first boot: exit $rc"
+[[ "$(cat "$root/var/etc/ssl/providers.cnf")" == "$hdr"$'\neip93=eip93_sect' ]] &&
+    ok "first boot: /var/etc/ssl/providers.cnf is the header and eip93=eip93_sect" ||
     { bad "providers.cnf"; cat "$root/var/etc/ssl/providers.cnf"; }
-# Negative control: the same image with the 0.1.0 fragment ([eip93]).
-old=$tmp/old
-owrt_root "$old"
-sed -i 's/^\[eip93_sect\]$/[eip93]/' "$old/etc/ssl/modules.cnf.d/eip93.cnf"
-IPKG_INSTROOT=$old sh "$tmp/ipkg/libopenssl-eip93.postinst"
-out=$(boot "$old")
-grep -qx 'eip93: Could not find section \[eip93_sect\] in config files.' <<<"$out" &&
-    ! grep -q eip93 "$old/var/etc/ssl/providers.cnf" &&
-    ok "control: a fragment with [eip93] is refused (\"Could not find section [eip93_sect]\")" ||
-    { bad "control: the model accepts [eip93]"; echo "$out"; }
+[[ "$(cat "$root/var/etc/ssl/engines.cnf")" == "$hdr" ]] && ok "first boot: engines.cnf has no engine" ||
+    bad "engines.cnf"
+echo "   MT7621 libopenssl-eip93 enables: /etc/config/openssl:"
+sed 's/^/     /' "$root/etc/config/openssl"
+echo "   /var/etc/ssl/providers.cnf:"
+sed 's/^/     /' "$root/var/etc/ssl/providers.cnf"
+# Controls: the 0.1.0 fragment ([eip93]) and a missing module, each as
+# OpenWrt refuses them: its message, exit 1, no eip93 line.
+for c in section so; do
+    r=$tmp/ctl-$c
+    owrt_root "$r"
+    inst "$r"
+    IPKG_INSTROOT=$r sh "$postinst"
+    case $c in
+        section) sed -i 's/^\[eip93_sect\]$/[eip93]/' "$r/etc/ssl/modules.cnf.d/eip93.cnf"
+                 msg='eip93: Could not find section [eip93] in config files.' ;;
+        so) rm "$r/usr/lib/ossl-modules/eip93.so"
+            msg='Skipping eip93: /usr/lib/ossl-modules/eip93.so not found.' ;;
+    esac
+    rc=0
+    out=$(in_root "$r" /etc/init.d/openssl start 2>&1) || rc=$?
+    [[ $rc -eq 1 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf\n'"$msg" ]] &&
+        ! grep -q eip93 "$r/var/etc/ssl/providers.cnf" &&
+        ok "control ($c): refused with \"$msg\", exit 1, no eip93 line" ||
+        { bad "control ($c): exit $rc"; echo "$out"; }
+done
 
 # ---- 4. the generated configuration, on this host's OpenSSL ----------------
+# The host's openssl reads ROOT.host.cnf: ROOT's openssl.cnf with its
+# .include paths moved into ROOT.
+owrt_host_cnf "$root"
 osl() { # ROOT MODULES_DIR ARGS...
     local r=$1 m=$2
     shift 2
-    OPENSSL_CONF=$r/etc/ssl/openssl.cnf OPENSSL_MODULES=$m "$openssl" "$@" 2>&1
+    OPENSSL_CONF=$r.host.cnf OPENSSL_MODULES=$m "$openssl" "$@" 2>&1
 }
 if out=$(osl "$root" "$root/usr/lib/ossl-modules" list -providers -verbose); then
     ok "openssl list -providers: exit 0"; else bad "openssl list: failed"; fi
@@ -207,7 +302,7 @@ grep -q '^  eip93$' <<<"$out" && ok "eip93 loaded from the package's files" || b
 grep -q '^  default$' <<<"$out" && ok "default provider still loaded" || bad "default not listed"
 grep -q "version: $version" <<<"$out" && ok "eip93 version $version" || bad "eip93 version"
 grep -q 'name: eip93 .*(disabled: device tree' <<<"$out" &&
-    ok "its verdict on this host: disabled (no AN7581 device tree)" || bad "eip93 verdict"
+    ok "its verdict on this host: disabled (no EIP93 SoC's device tree)" || bad "eip93 verdict"
 enc() { echo test | osl "$1" "$1/usr/lib/ossl-modules" enc -aes-128-cbc -pbkdf2 -pass pass:x -out /dev/null >/dev/null; }
 expect "other algorithms still work (default provider)" enc "$root"
 # The fragment's [openssl_init] alg_section reaches OpenSSL although
@@ -230,7 +325,7 @@ else
         bad "OpenSSL 4: the fragment's default_properties are reached past 'engines = engines_sect'"
     # The doctor says so (the test-hooks build, its gate open, the real fragment).
     doc() {
-        OPENSSL_CONF=$root/etc/ssl/openssl.cnf OPENSSL_MODULES=$(cd "$(dirname "$hooks")" && pwd) \
+        OPENSSL_CONF=$root.host.cnf OPENSSL_MODULES=$(cd "$(dirname "$hooks")" && pwd) \
             EIP93_TEST_DT_PATH=$src/test/data/dt-an7581.bin EIP93_TEST_HWCAP=0 \
             EIP93_TEST_ENGINE=fake "$doctor" 2>&1 || true
     }
@@ -242,7 +337,7 @@ else
         { bad "OpenSSL 4: the doctor does not name the engines line"; grep -i -A1 preferred <<<"$out"; }
     # From here on the file is as an OpenWrt on OpenSSL 4 must have it: the
     # rest of this test (and of section 4) runs without the engines line.
-    sed -i '/^engines = engines_sect$/d' "$root/etc/ssl/openssl.cnf"
+    sed -i '/^engines = engines_sect$/d' "$root.host.cnf"
     out=$(doc)
     grep -q 'AES-128-GCM without a query comes from eip93' <<<"$out" &&
         ! grep -q 'a line naming engines' <<<"$out" &&
@@ -264,7 +359,7 @@ grep -qi '^  *{[^}]*AES-128-GCM[^}]*} @ eip93$' <<<"$out" &&
     ok "with the gate open, AES-128-GCM comes from eip93 (the fragment's properties)" ||
     { bad "AES-128-GCM not from eip93"; grep -i gcm <<<"$out"; }
 xz -dc "$src/test/data/vectors/gcm-large-engine.txt.xz" | awk 'NR == 1 || /^$/ { n++ } n <= 4' >"$tmp/kat.txt"
-if out=$(OPENSSL_CONF=$root/etc/ssl/openssl.cnf OPENSSL_MODULES=$hooksdir "$stanza" "$tmp/kat.txt" 2>&1); then
+if out=$(OPENSSL_CONF=$root.host.cnf OPENSSL_MODULES=$hooksdir "$stanza" "$tmp/kat.txt" 2>&1); then
     ok "known-answer AES-GCM through eip93 with the generated configuration"; else
     bad "known-answer AES-GCM through eip93"; fi
 echo "$out" | sed 's/^/   /'
@@ -274,13 +369,13 @@ grep -Eq '^eip93-stanza: [1-9][0-9]* cases, 0 failed;' <<<"$out" && ok "every kn
 # fragment's section: "enable = no" there leaves eip93-stanza no AES-GCM.
 sed -i 's/^# enable = yes .*/enable = no/' "$root/etc/ssl/modules.cnf.d/eip93.cnf"
 if grep -qx 'enable = no' "$root/etc/ssl/modules.cnf.d/eip93.cnf" &&
-    ! OPENSSL_CONF=$root/etc/ssl/openssl.cnf OPENSSL_MODULES=$hooksdir "$stanza" "$tmp/kat.txt" >/dev/null 2>&1; then
+    ! OPENSSL_CONF=$root.host.cnf OPENSSL_MODULES=$hooksdir "$stanza" "$tmp/kat.txt" >/dev/null 2>&1; then
     ok "control: with enable = no in the fragment the same run finds no eip93 AES-GCM"
 else bad "control: eip93-stanza ignores the fragment"; fi
 cp "$tmp/eip93.cnf.orig" "$root/etc/ssl/modules.cnf.d/eip93.cnf"
 # The same configuration and module: one 16 KiB message each way, eip93
 # against the default provider, must be carried by the (fake) engine.
-if out=$(OPENSSL_CONF=$root/etc/ssl/openssl.cnf OPENSSL_MODULES=$hooksdir "$offload" 16384 2>&1); then
+if out=$(OPENSSL_CONF=$root.host.cnf OPENSSL_MODULES=$hooksdir "$offload" 16384 2>&1); then
     ok "eip93-offload-check: eip93 and default agree, corrupted tag refused"; else
     bad "eip93-offload-check"; fi
 echo "$out" | sed 's/^/   /'
@@ -288,44 +383,81 @@ grep -Eq '^eip93 counters: engine-messages \+[1-9][0-9]*, .*engine-errors \+0$' 
     ok "the messages went through the engine path, no engine error" || bad "no engine message"
 unset EIP93_TEST_DT_PATH EIP93_TEST_HWCAP EIP93_TEST_ENGINE
 
-# ---- 5. on a running box: install, reinstall, enabled '0', removal ----------
-# The scripts as the box runs them (IPKG_INSTROOT empty), their absolute
-# paths moved into the scratch root (the only edit), model/uci as `uci`.
+# ---- 5. on a running box: install, reinstall, disable, upgrade, removal -----
+# The scripts run inside the root as the box runs them (IPKG_INSTROOT unset),
+# the package's files unpacked first; removal deletes them before postrm.
 box=$tmp/box
 owrt_root "$box"
-boot "$box" >/dev/null
-onbox() { # SCRIPT: run it on the "box"
-    sed "s|/etc/|$box/etc/|g" "$1" >"$tmp/onbox.sh"
-    OWRT_ROOT=$box PATH="$here/model:$PATH" IPKG_INSTROOT='' sh "$tmp/onbox.sh" 2>&1
-}
-prov_on() { grep -qx 'eip93=eip93_sect' "$box/var/etc/ssl/providers.cnf"; }
+owrt_host_cnf "$box"
+[[ "$("$openssl" version)" == "OpenSSL 3."* ]] || sed -i '/^engines = engines_sect$/d' "$box.host.cnf"
+in_root "$box" /etc/init.d/openssl enable
+out=$(in_root "$box" /etc/rc.d/S13openssl boot 2>&1) || true
+[[ "$out" == $'Generating engines.cnf\nGenerating providers.cnf' && "$(cat "$box/var/etc/ssl/providers.cnf")" == "$hdr" ]] &&
+    ok "box before the package: boot generates a providers.cnf with no provider" || { bad "box: boot"; echo "$out"; }
+cp "$postinst" "$box/tmp/postinst"
+cp "$postrm" "$box/tmp/postrm"
+prov() { cat "$box/var/etc/ssl/providers.cnf"; }
 listed() { osl "$box" "$box/usr/lib/ossl-modules" list -providers | grep -q '^  eip93$'; }
-out=$(onbox "$tmp/ipkg/libopenssl-eip93.postinst") && ok "box: postinst exits 0" || bad "box: postinst"
-grep -qx 'Enabling eip93' <<<"$out" && prov_on && listed &&
-    ok "box: postinst reloads /etc/init.d/openssl: providers.cnf and openssl list have eip93" ||
-    { bad "box: eip93 not enabled after postinst"; echo "$out"; }
-onbox "$tmp/ipkg/libopenssl-eip93.postinst" >/dev/null
-n=$(grep -c "^config provider 'eip93'" "$box/etc/config/openssl" || true)
-[[ "$n" == 1 ]] && ok "box: reinstall (postinst again) keeps one UCI section" || bad "box: $n UCI sections"
-sed -i "/^config provider 'eip93'/,/^\$/ s/option enabled '1'/option enabled '0'/" "$box/etc/config/openssl"
-onbox "$tmp/ipkg/libopenssl-eip93.postinst" >/dev/null
-grep -q "option enabled '0'" "$box/etc/config/openssl" && ok "box: postinst keeps the operator's enabled '0'" ||
-    bad "box: enabled '0' overwritten"
-OWRT_ROOT=$box "$box/etc/init.d/openssl" reload >/dev/null 2>&1 || true
-! prov_on && ! listed && osl "$box" "$box/usr/lib/ossl-modules" list -providers | grep -q '^  default$' &&
-    ok "box: enabled '0' + reload: not loaded, the default provider is" || bad "box: enabled '0'"
-sed -i "s/option enabled '0'/option enabled '1'/" "$box/etc/config/openssl"
-OWRT_ROOT=$box "$box/etc/init.d/openssl" reload >/dev/null 2>&1 || true
-prov_on && ok "box: enabled '1' + reload: back" || bad "box: enabled '1'"
+deflt() { osl "$box" "$box/usr/lib/ossl-modules" list -providers | grep -q '^  default$'; }
+inst "$box"
+rc=0
+out=$(in_root "$box" /bin/sh /tmp/postinst 2>&1) || rc=$?
+echo "$out" | sed 's/^/   postinst: /'
+[[ $rc -eq 0 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf\nEnabling eip93' ]] &&
+    ok "box install: postinst reloads /etc/init.d/openssl: Enabling eip93 (exit 0)" || bad "box install: postinst exit $rc"
+[[ "$(cat "$box/etc/config/openssl")" == "$uci_sect" ]] &&
+    ok "box install: /etc/config/openssl is exactly: config provider 'eip93' / option enabled '1'" ||
+    { bad "box install: /etc/config/openssl"; cat -A "$box/etc/config/openssl"; }
+[[ "$(prov)" == "$hdr"$'\neip93=eip93_sect' ]] && listed && deflt &&
+    ok "box install: providers.cnf has eip93=eip93_sect; openssl list: eip93 and default" ||
+    { bad "box install: providers.cnf or openssl list"; prov; }
+# Reinstall (same version, or an upgrade: apk/opkg unpack, then postinst).
+inst "$box"
+rc=0
+out=$(in_root "$box" /bin/sh /tmp/postinst 2>&1) || rc=$?
+[[ $rc -eq 0 && -z "$out" && "$(cat "$box/etc/config/openssl")" == "$uci_sect" ]] &&
+    ok "box reinstall: postinst finds openssl.eip93 and stops: one section, no reload" ||
+    { bad "box reinstall: exit $rc"; echo "$out"; cat "$box/etc/config/openssl"; }
+[[ "$(grep -c '^eip93=' "$box/var/etc/ssl/providers.cnf")" == 1 ]] && ok "box reinstall: one eip93 line in providers.cnf" ||
+    bad "box reinstall: providers.cnf"
+# Disable, as docs/operations.md says.
+rc=0
+out=$(in_root "$box" /bin/sh -c 'uci set openssl.eip93.enabled=0 && uci commit openssl && /etc/init.d/openssl reload' 2>&1) || rc=$?
+echo "$out" | sed 's/^/   disable: /'
+# enable_module returns 1 for a disabled provider, and start returns what
+# config_foreach last returned: the real script's reload exits 1 here.
+[[ $rc -eq 1 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf' ]] &&
+    ok "box disable: uci set enabled=0, commit, reload: no 'Enabling eip93' (the script's exit 1 for a disabled provider)" ||
+    bad "box disable: exit $rc"
+[[ "$(in_root "$box" uci -q get openssl.eip93.enabled)" == 0 ]] && [[ "$(prov)" == "$hdr" ]] && ! listed && deflt &&
+    ok "box disable: enabled='0' in UCI, providers.cnf without eip93, openssl list: default only" ||
+    { bad "box disable: state"; prov; }
+# An upgrade keeps the operator's choice.
+inst "$box"
+out=$(in_root "$box" /bin/sh /tmp/postinst 2>&1) || true
+[[ "$(in_root "$box" uci -q get openssl.eip93.enabled)" == 0 && -z "$out" ]] && [[ "$(prov)" == "$hdr" ]] &&
+    ok "box upgrade while disabled: postinst keeps enabled='0', eip93 stays off" || bad "box upgrade: enabled '0' lost"
+rc=0
+out=$(in_root "$box" /bin/sh -c 'uci set openssl.eip93.enabled=1 && uci commit openssl && /etc/init.d/openssl reload' 2>&1) || rc=$?
+[[ $rc -eq 0 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf\nEnabling eip93' ]] &&
+    [[ "$(prov)" == "$hdr"$'\neip93=eip93_sect' ]] && listed &&
+    ok "box enable again: Enabling eip93, eip93=eip93_sect, listed" || { bad "box enable again"; echo "$out"; }
 # Removal: the package's files go first, then postrm.
 rm -f "$box/usr/lib/ossl-modules/eip93.so" "$box/etc/ssl/modules.cnf.d/eip93.cnf"
-out=$(onbox "$tmp/ipkg/libopenssl-eip93.postrm") && ok "box: postrm exits 0" || bad "box: postrm"
-! grep -q eip93 "$box/etc/config/openssl" && ok "box: postrm deletes the UCI section" ||
-    bad "box: UCI section left"
-if ! prov_on && out=$(osl "$box" "$box/usr/lib/ossl-modules" list -providers) &&
+rc=0
+out=$(in_root "$box" /bin/sh /tmp/postrm 2>&1) || rc=$?
+echo "$out" | sed 's/^/   postrm: /'
+[[ $rc -eq 0 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf' ]] &&
+    ok "box remove: postrm deletes the section and reloads (exit 0)" || bad "box remove: postrm exit $rc"
+rc=0
+in_root "$box" uci -q get openssl.eip93 >/dev/null 2>&1 || rc=$?
+[[ $rc -ne 0 ]] && ! grep -q eip93 "$box/etc/config/openssl" && [[ -z "$(in_root "$box" uci show openssl 2>&1)" ]] &&
+    ok "box remove: no openssl.eip93 in UCI, /etc/config/openssl without eip93" ||
+    { bad "box remove: UCI section left"; cat "$box/etc/config/openssl"; }
+if [[ "$(prov)" == "$hdr" ]] && out=$(osl "$box" "$box/usr/lib/ossl-modules" list -providers) &&
     grep -q '^  default$' <<<"$out" && ! grep -q eip93 <<<"$out"; then
-    ok "box: after removal providers.cnf has no eip93, openssl works with the default provider"
-else bad "box: after removal"; echo "$out"; fi
+    ok "box remove: providers.cnf has no eip93, openssl works with the default provider"
+else bad "box remove: after removal"; echo "$out"; fi
 
 # ---- 6. eip93-doctor: the calibration's init script and postinst -----------
 init=$tmp/ipkg/eip93-doctor/etc/init.d/eip93-calibrate

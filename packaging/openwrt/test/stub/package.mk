@@ -2,12 +2,33 @@
 # Stand-in for OpenWrt's package.mk (see stub/rules.mk).  BuildPackage,NAME
 # defines, per binary package:
 #   stub-info-NAME      prints the package's metadata (Package/NAME variables,
-#                       conffiles) as "Field: value" lines
+#                       conffiles) as "Field: value" lines, and "Control-Depends:",
+#                       the Depends field of the package's control file for the
+#                       target whose CONFIG_TARGET_* variables are set on the
+#                       command line
 #   stub-install-NAME   runs Package/NAME/install into $(STUB_ROOT)/NAME and
 #                       writes Package/NAME/postinst and postrm there as files
 # PKG_INSTALL_DIR comes from the command line (a staged `cmake --install`).
+#
+# Control-Depends: OpenWrt's include/package-pack.mk computes the field as
+# mergelist(filter_deps(DEPENDS)).  STUB_PACK_DEPS may name a file holding
+# those definitions taken from OpenWrt's own package-pack.mk (check.sh
+# extracts them when the pinned tree has it); without it, the same rules for
+# the forms this Makefile uses, in this project's words: "@SYM" dropped,
+# "+pkg" kept, "+SYM:pkg" kept when CONFIG_SYM is set, "+!SYM:pkg" when it is
+# not, joined with ", ".
 PKG_BUILD_DIR?=$(CURDIR)/.stub-build
 STUB_ROOT?=$(CURDIR)/.stub-root
+ifneq ($(STUB_PACK_DEPS),)
+include $(STUB_PACK_DEPS)
+endif
+stub_comma:=,
+stub_empty:=
+stub_space:=$(stub_empty) $(stub_empty)
+stub_cond=$(if $(findstring !,$(word 1,$(1))),$(if $(CONFIG_$(subst !,,$(word 1,$(1)))),,$(word 2,$(1))),$(if $(CONFIG_$(word 1,$(1))),$(word 2,$(1))))
+stub_dep=$(if $(findstring :,$(1)),$(call stub_cond,$(subst :, ,$(1))),$(1))
+stub_filter_deps=$(strip $(foreach d,$(subst +,,$(filter-out @%,$(1))),$(call stub_dep,$(d))))
+stub_control_depends=$(if $(value filter_deps),$(call mergelist,$(call filter_deps,$(1))),$(subst $(stub_space),$(stub_comma)$(stub_space),$(call stub_filter_deps,$(1))))
 
 define stub_pkg
 $(eval SECTION:=)$(eval CATEGORY:=)$(eval SUBMENU:=)$(eval TITLE:=)$(eval DEPENDS:=)$(eval URL:=)
@@ -29,6 +50,8 @@ stub-info-$(1):
 	@echo 'Category: $(STUB_CATEGORY_$(1))'
 	@echo 'Title: $(STUB_TITLE_$(1))'
 	@echo 'Depends: $(strip $(STUB_DEPENDS_$(1)))'
+	@echo 'Control-Depends: $(call stub_control_depends,$(STUB_DEPENDS_$(1)))'
+	@echo 'Control-Depends-From: $(if $(value filter_deps),OpenWrt package-pack.mk,stub)'
 	@echo 'Conffiles: $(strip $(Package/$(1)/conffiles))'
 	@echo 'CMake: $(strip $(CMAKE_OPTIONS))'
 stub-prep-$(1):
