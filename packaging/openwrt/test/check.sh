@@ -54,7 +54,9 @@
 #     /etc/init.d/openssl), reinstall, disable with uci + reload, an
 #     upgrade keeping it disabled, enable again, removal (files, then
 #     postrm): /etc/config/openssl, `uci show`, providers.cnf, the init
-#     script's messages and `openssl list` after each;
+#     script's messages and `openssl list` after each; then install,
+#     upgrade and removal again through the scripts apk runs (OpenWrt's
+#     default_postinst / default_prerm wrapped around them);
 #  6. the doctor's init script and postinst.
 # MODULE and DOCTOR are host builds standing in for the cross-built files.
 set -euo pipefail
@@ -458,6 +460,69 @@ if [[ "$(prov)" == "$hdr" ]] && out=$(osl "$box" "$box/usr/lib/ossl-modules" lis
     grep -q '^  default$' <<<"$out" && ! grep -q eip93 <<<"$out"; then
     ok "box remove: providers.cnf has no eip93, openssl works with the default provider"
 else bad "box remove: after removal"; echo "$out"; fi
+
+# ---- 5b. the same through apk's scripts --------------------------------------
+# apk never runs the postinst alone: OpenWrt's include/package-pack.mk (read
+# at openwrt/openwrt 7fbdb3b7e031; not in the pinned tree, so its few lines
+# are restated here) makes the package's post-install of /lib/functions.sh's
+# default_postinst followed by the postinst's body in the same shell,
+# post-upgrade of the same after `export PKG_UPGRADE=1`, pre-deinstall of
+# default_prerm, and keeps the postrm as post-deinstall; the package's file
+# list is /lib/apk/packages/libopenssl-eip93.list.  default_postinst and
+# default_prerm are OpenWrt's own (functions.sh, pinned).
+apk_box=$tmp/apkbox
+owrt_root "$apk_box"
+owrt_host_cnf "$apk_box"
+[[ "$("$openssl" version)" == "OpenSSL 3."* ]] || sed -i '/^engines = engines_sect$/d' "$apk_box.host.cnf"
+in_root "$apk_box" /etc/init.d/openssl start >/dev/null 2>&1 || true
+{
+    echo '#!/bin/sh'
+    echo '[ "${IPKG_NO_SCRIPT}" = "1" ] && exit 0'
+    echo '[ -s ${IPKG_INSTROOT}/lib/functions.sh ] || exit 0'
+    echo '. ${IPKG_INSTROOT}/lib/functions.sh'
+    echo 'export root="${IPKG_INSTROOT}"'
+    echo 'export pkgname="libopenssl-eip93"'
+    echo 'add_group_and_user'
+    echo 'default_postinst'
+    sed '1{/^#!/d}' "$postinst"
+} >"$apk_box/tmp/post-install"
+{ echo '#!/bin/sh'; echo 'export PKG_UPGRADE=1'; sed '1d' "$apk_box/tmp/post-install"; } >"$apk_box/tmp/post-upgrade"
+{
+    echo '#!/bin/sh'
+    echo '[ -s ${IPKG_INSTROOT}/lib/functions.sh ] || exit 0'
+    echo '. ${IPKG_INSTROOT}/lib/functions.sh'
+    echo 'export root="${IPKG_INSTROOT}"'
+    echo 'export pkgname="libopenssl-eip93"'
+    echo 'default_prerm'
+} >"$apk_box/tmp/pre-deinstall"
+cp "$postrm" "$apk_box/tmp/post-deinstall"
+aprov() { cat "$apk_box/var/etc/ssl/providers.cnf"; }
+alisted() { osl "$apk_box" "$apk_box/usr/lib/ossl-modules" list -providers | grep -q '^  eip93$'; }
+cp -a "$tmp/ipkg/libopenssl-eip93/." "$apk_box/"
+mkdir -p "$apk_box/lib/apk/packages"
+(cd "$tmp/ipkg/libopenssl-eip93" && find . -type f,l -printf '/%P\n') >"$apk_box/lib/apk/packages/libopenssl-eip93.list"
+rc=0
+out=$(in_root "$apk_box" /bin/sh /tmp/post-install 2>&1) || rc=$?
+[[ $rc -eq 0 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf\nEnabling eip93' ]] &&
+    [[ "$(cat "$apk_box/etc/config/openssl")" == "$uci_sect" && "$(aprov)" == "$hdr"$'\neip93=eip93_sect' ]] && alisted &&
+    ok "apk add: default_postinst, then the postinst: the section, Enabling eip93, eip93=eip93_sect, listed" ||
+    { bad "apk add: exit $rc"; echo "$out"; }
+rc=0
+out=$(in_root "$apk_box" /bin/sh /tmp/post-upgrade 2>&1) || rc=$?
+[[ $rc -eq 0 && -z "$out" && "$(cat "$apk_box/etc/config/openssl")" == "$uci_sect" ]] &&
+    [[ "$(aprov)" == "$hdr"$'\neip93=eip93_sect' ]] &&
+    ok "apk upgrade: post-upgrade is silent, one section, eip93 still enabled" || { bad "apk upgrade: exit $rc"; echo "$out"; }
+rc=0
+out=$(in_root "$apk_box" /bin/sh /tmp/pre-deinstall 2>&1) || rc=$?
+[[ $rc -eq 0 && -z "$out" ]] && ok "apk del: pre-deinstall (default_prerm: no init script in this package) exits 0, silent" ||
+    { bad "apk del: pre-deinstall exit $rc"; echo "$out"; }
+while read -r f; do rm -f "$apk_box$f"; done <"$apk_box/lib/apk/packages/libopenssl-eip93.list"
+rm -f "$apk_box/lib/apk/packages/libopenssl-eip93.list"
+rc=0
+out=$(in_root "$apk_box" /bin/sh /tmp/post-deinstall 2>&1) || rc=$?
+[[ $rc -eq 0 && "$out" == $'Generating engines.cnf\nGenerating providers.cnf' ]] &&
+    ! grep -q eip93 "$apk_box/etc/config/openssl" && [[ "$(aprov)" == "$hdr" ]] && ! alisted &&
+    ok "apk del: post-deinstall: no section, no eip93 line, not listed" || { bad "apk del: exit $rc"; echo "$out"; }
 
 # ---- 6. eip93-doctor: the calibration's init script and postinst -----------
 init=$tmp/ipkg/eip93-doctor/etc/init.d/eip93-calibrate
