@@ -484,9 +484,9 @@ in_root "$apk_box" /etc/init.d/openssl start >/dev/null 2>&1 || true
     echo 'export pkgname="libopenssl-eip93"'
     echo 'add_group_and_user'
     echo 'default_postinst'
-    sed '1{/^#!/d}' "$postinst"
+    cat "$postinst"                        # its own #! line stays, a comment here
 } >"$apk_box/tmp/post-install"
-{ echo '#!/bin/sh'; echo 'export PKG_UPGRADE=1'; sed '1d' "$apk_box/tmp/post-install"; } >"$apk_box/tmp/post-upgrade"
+{ echo '#!/bin/sh'; echo 'export PKG_UPGRADE=1'; cat "$apk_box/tmp/post-install"; } >"$apk_box/tmp/post-upgrade"
 {
     echo '#!/bin/sh'
     echo '[ -s ${IPKG_INSTROOT}/lib/functions.sh ] || exit 0'
