@@ -144,19 +144,20 @@ grep -qx "MOD_TYPE='provider'; MOD_NAME='eip93'; MOD_DIR='/usr/lib/ossl-modules'
     ok "OpenWrt's add-module: provider eip93 in /usr/lib/ossl-modules, package libopenssl-eip93" ||
     bad "OpenWrt's add-module did not make the provider eip93 for libopenssl-eip93"
 deps=$(sed -n 's/^Depends: //p' <<<"$info")
-want_deps="+libopenssl +libopenssl-conf +kmod-crypto-user +kmod-crypto-gcm +TARGET_airoha:kmod-crypto-hw-eip93 +TARGET_ramips_mt7621:kmod-crypto-hw-eip93"
+want_deps="+libopenssl +libopenssl-conf +kmod-crypto-user +kmod-crypto-gcm +TARGET_airoha:kmod-crypto-hw-eip93 +TARGET_ramips_mt7621:kmod-crypto-hw-eip93 +mipsel:libatomic"
 [[ "$deps" == "$want_deps" ]] && ok "libopenssl-eip93 depends on exactly: $want_deps" ||
     bad "libopenssl-eip93 depends on: $deps (want $want_deps)"
 # The control file's Depends per target (the CONFIG_TARGET_* symbols OpenWrt
-# sets for a target/subtarget).  The driver's package exists on exactly
-# airoha and ramips/mt7621 (OpenWrt crypto.mk: @(TARGET_ramips_mt7621||
-# TARGET_airoha)): named there, nowhere else.
+# sets for a target/subtarget, and its architecture's).  The driver's
+# package exists on exactly airoha and ramips/mt7621 (OpenWrt crypto.mk:
+# @(TARGET_ramips_mt7621||TARGET_airoha)): named there, nowhere else;
+# libatomic on mipsel (MIPS32: no 8-byte atomics).
 base="libopenssl, libopenssl-conf, kmod-crypto-user, kmod-crypto-gcm"
 echo "   control Depends computed by: $(sed -n 's/^Control-Depends-From: //p' <<<"$info")"
-for t in "airoha/an7581:TARGET_airoha TARGET_airoha_an7581:$base, kmod-crypto-hw-eip93" \
-    "ramips/mt7621:TARGET_ramips TARGET_ramips_mt7621:$base, kmod-crypto-hw-eip93" \
-    "ramips/mt7620:TARGET_ramips TARGET_ramips_mt7620:$base" \
-    "x86/64:TARGET_x86 TARGET_x86_64:$base"; do
+for t in "airoha/an7581:TARGET_airoha TARGET_airoha_an7581 aarch64:$base, kmod-crypto-hw-eip93" \
+    "ramips/mt7621:TARGET_ramips TARGET_ramips_mt7621 mipsel:$base, kmod-crypto-hw-eip93, libatomic" \
+    "ramips/mt7620:TARGET_ramips TARGET_ramips_mt7620 mipsel:$base, libatomic" \
+    "x86/64:TARGET_x86 TARGET_x86_64 x86_64:$base"; do
     name=${t%%:*} rest=${t#*:}
     syms=${rest%%:*} want=${rest#*:}
     vars=()
