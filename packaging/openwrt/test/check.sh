@@ -32,7 +32,8 @@
 #  1. the Makefile evaluates with GNU make and OpenWrt's openssl-module.mk,
 #     its metadata (version, license, the exact dependencies and, per
 #     target, the control file's Depends: kmod-crypto-hw-eip93 on airoha
-#     and ramips/mt7621 only; no kernel package of its own; conffiles,
+#     and ramips/mt7621 only, libatomic on mipsel; no kernel package of its
+#     own; conffiles,
 #     release build options);
 #  2. its install recipes (add-provider's and the doctor's), run for real,
 #     with OpenWrt's modes; the same files for both targets;
