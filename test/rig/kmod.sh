@@ -15,6 +15,8 @@
 #           (scripts/deps.sh; ABI from kernel-abi.sh)
 #   arm64   cross-built (ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) against
 #           the headers prepare.sh unpacked into CACHE_DIR
+#   mipsel  the same with ARCH=mips CROSS_COMPILE=mipsel-linux-gnu- (bookworm's
+#           4kc-malta headers, prepare-mipsel.sh)
 #   rig kernels (6.12, 7.2, 7.3)
 #           inside the kernel's throw-away build chroot (its suite's gcc and
 #           glibc: the 6.12+ kbuild tools do not run on the host's glibc).
@@ -62,7 +64,7 @@ list_kos() { # DIR: the modules Kbuild made (its modules.order), each checked
     done <"$1/modules.order"
 }
 
-if [[ "$k_source" == host ]]; then
+if [[ "$k_source" == host || "$k_arch" == mipsel ]]; then
     if [[ "$k_arch" == x86_64 ]]; then
         abi=$("$here/kernel-abi.sh" --arch "$k_arch") || die "cannot resolve the kernel ABI"
         kdir="/usr/src/linux-headers-$abi-$debarch"

@@ -15,38 +15,53 @@ if ! declare -F die >/dev/null; then
     }
 fi
 
-# rig_arch ARCH sets, for a guest architecture (x86_64 | arm64):
-#   debarch      Debian architecture of the kernel packages (amd64 | arm64)
+# rig_arch ARCH sets, for a guest architecture (x86_64 | arm64 | mipsel):
+#   debarch      Debian architecture of the kernel packages (amd64 | arm64 | mipsel)
+#   kflavour     the kernel packages' flavour (linux-image-<abi>-<kflavour>):
+#                $debarch, but mipsel's is 4kc-malta
 #   qemu         the QEMU system emulator
 #   machine      QEMU -machine / -accel / -cpu arguments (array)
 #   console      the serial console device on the kernel command line
 #   image        file name of the bootable kernel in the prepared cache
 #                (x86_64: the ELF vmlinux extracted from the bzImage, booted
-#                through PVH; arm64: Debian's vmlinuz, a raw Image)
+#                through PVH; arm64: Debian's vmlinuz, a raw Image; mipsel:
+#                Debian's 4kc-malta vmlinuz, an ELF)
 #   foreign      1 if guest programs are not host programs (their shared
 #                libraries come from the host's multiarch directories and the
 #                guest's busybox from the cache), else 0
 #   libdirs      multiarch library directories of a foreign guest (array)
+#   libroot      where they are, relative to the kernel cache ('' : the
+#                host's multiarch /; mipsel: user/sysroot, bookworm's mipsel
+#                packages unpacked by prepare-mipsel.sh, never installed)
 #   readelf      readelf for a foreign guest's ELF files
 #   elfmachine   readelf's "Machine:" of a foreign guest's ELF files
 #   cross        kbuild ARCH= and CROSS_COMPILE= for a foreign guest (array)
 #   dtb          1 if a device tree is passed (--compatible edits its root
-#                "compatible"), else 0
+#                "compatible"), else 0 (mipsel: QEMU's malta passes none and
+#                the Malta kernel uses its built-in tree: test/mipsel/kmod
+#                edits the live one instead)
 rig_arch() {
     case "$1" in
     x86_64)
         debarch=amd64 qemu=qemu-system-x86_64 console=ttyS0 image=vmlinux
         machine=(-machine pc -accel tcg -cpu qemu64)
-        foreign=0 libdirs=() readelf='' elfmachine='' cross=() dtb=0
+        foreign=0 libdirs=() readelf='' elfmachine='' cross=() dtb=0 libroot='' kflavour=amd64
         ;;
     arm64)
         debarch=arm64 qemu=qemu-system-aarch64 console=ttyAMA0 image=Image
         machine=(-M virt -accel tcg -cpu cortex-a53)
         foreign=1 libdirs=(/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu)
         readelf=aarch64-linux-gnu-readelf elfmachine=AArch64
-        cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) dtb=1
+        cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) dtb=1 libroot='' kflavour=arm64
         ;;
-    *) die "unknown architecture '$1' (x86_64 or arm64)" ;;
+    mipsel)
+        debarch=mipsel kflavour=4kc-malta qemu=qemu-system-mipsel console=ttyS0 image=vmlinux
+        machine=(-M malta -accel tcg -cpu 24Kf)
+        foreign=1 libdirs=(/lib/mipsel-linux-gnu /usr/lib/mipsel-linux-gnu) libroot=user/sysroot
+        readelf=mipsel-linux-gnu-readelf elfmachine=MIPS
+        cross=(ARCH=mips CROSS_COMPILE=mipsel-linux-gnu-) dtb=0
+        ;;
+    *) die "unknown architecture '$1' (x86_64, arm64 or mipsel)" ;;
     esac
 }
 

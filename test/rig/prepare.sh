@@ -40,6 +40,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib.sh"
 rig_cache_args CACHE_DIR 1 1 "$@"
 mkdir -p "$kcache"
+# mipsel: Debian bookworm's packages through the suite's own index.
+[[ "$k_arch" != mipsel ]] || exec "$here/prepare-mipsel.sh" "$kcache"
 
 for tool in apt-get apt-cache dpkg-deb depmod flock tar; do
     command -v "$tool" >/dev/null || die "'$tool' not found"

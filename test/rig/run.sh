@@ -9,7 +9,8 @@
 #
 #   run.sh [--arch x86_64|arm64] --cache DIR --work DIR --script FILE [options]
 #
-#   --arch ARCH          guest architecture: x86_64 (default) or arm64
+#   --arch ARCH          guest architecture: x86_64 (default), arm64 or mipsel
+#                        (QEMU's malta, 24Kf, at most 256 MB: --mem 256)
 #   --cache DIR          kernel cache made by prepare.sh (required)
 #   --work DIR           scratch dir for the initramfs and the serial log
 #                        (required; created; its rootfs/ is rebuilt each run)
@@ -20,7 +21,8 @@
 #                        libraries and the dynamic loader to the same paths
 #                        (x86_64: as ldd lists them; arm64: DT_NEEDED,
 #                        recursively, from the host's multiarch
-#                        /usr/lib/aarch64-linux-gnu)
+#                        /usr/lib/aarch64-linux-gnu; mipsel: the same from
+#                        the cache's user/sysroot)
 #   --add-dir SRC:DEST   copy a directory tree (its ELF files bring their libs)
 #   --module FILE.ko     copy a module to /lib/eip93/ in the guest; it is not
 #                        loaded: the script uses insmod
@@ -130,6 +132,8 @@ if ((foreign)); then
 else
     busybox=$host_busybox
 fi
+lroot=''
+[[ -z "$libroot" ]] || lroot=$(cd "$cache/$libroot" && pwd) || die "$cache/$libroot missing: run $prep"
 kroot="$kdir/root"
 moddir="$kroot/lib/modules/$kver"
 [[ -f "$moddir/modules.dep" ]] || die "$moddir/modules.dep not found"
@@ -179,33 +183,34 @@ is_guest_elf() {
 }
 
 # A foreign guest: copy the shared libraries (DT_NEEDED, recursively, from
-# the host's multiarch $libdirs) and the program interpreter one of its ELF
-# files needs into the rootfs, at the same paths as on a Debian system of
-# that architecture.  Anything else (scripts, data, .ko) needs nothing.
+# the multiarch $libdirs under $lroot: the host's, or mipsel's unpacked
+# sysroot) and the program interpreter one of its ELF files needs into the
+# rootfs, at the same paths as on a Debian system of that architecture.
+# Anything else (scripts, data, .ko) needs nothing.
 add_libs_foreign() {
     local file=$1 interp needed lib d found
     is_guest_elf "$file" || return 0
     interp=$(LC_ALL=C "$readelf" -l "$file" |
         sed -n 's/.*\[Requesting program interpreter: \(.*\)\]/\1/p')
     if [[ -n "$interp" && ! -e "$rootfs$interp" ]]; then
-        [[ -e "$interp" ]] || die "$file: interpreter $interp missing on the host (libc6:$debarch)"
+        [[ -e "$lroot$interp" ]] || die "$file: interpreter $interp missing in '$lroot/' (libc6:$debarch)"
         mkdir -p "$rootfs$(dirname "$interp")"
-        cp -L "$interp" "$rootfs$interp"
+        cp -L "$lroot$interp" "$rootfs$interp"
     fi
     while IFS= read -r needed; do
         found=
         for d in "${libdirs[@]}"; do
-            if [[ -e "$d/$needed" ]]; then
+            if [[ -e "$lroot$d/$needed" ]]; then
                 found="$d/$needed"
                 break
             fi
         done
-        [[ -n "$found" ]] || die "$file: shared library $needed not found in ${libdirs[*]}"
+        [[ -n "$found" ]] || die "$file: shared library $needed not found in ${libdirs[*]} (under '$lroot/')"
         lib=$found
         [[ -e "$rootfs$lib" ]] && continue
         mkdir -p "$rootfs$(dirname "$lib")"
-        cp -L "$lib" "$rootfs$lib" || die "cannot copy $lib (needed by $file)"
-        add_libs_foreign "$lib"
+        cp -L "$lroot$lib" "$rootfs$lib" || die "cannot copy $lroot$lib (needed by $file)"
+        add_libs_foreign "$lroot$lib"
     done < <(LC_ALL=C "$readelf" -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 }
 
