@@ -64,6 +64,8 @@
 #define ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
 #define ARCH AUDIT_ARCH_AARCH64
+#elif defined(__mips__) && defined(__MIPSEL__) && _MIPS_SIM == _ABIO32
+#define ARCH AUDIT_ARCH_MIPSEL
 #else
 #error "unsupported architecture"
 #endif
