@@ -45,10 +45,14 @@ int eip93_kprobe_aead(const char *name)
 
 const char *eip93_kprobe_type(const char *name)
 {
+	/* Algorithm names, and drivers' own names ("mv-ecb-aes", "ctr-aes-qce"). */
 	static const char *const skciphers[] = { "ctr(", "cbc(", "ecb(" };
+	static const char *const drivers[] = { "ctr-aes", "cbc-aes", "ecb-aes" };
 
+	if (strncmp(name, "gcm", 3) == 0)
+		return "aead";
 	for (size_t i = 0; i < sizeof(skciphers) / sizeof(skciphers[0]); i++)
-		if (strncmp(name, skciphers[i], 4) == 0)
+		if (strncmp(name, skciphers[i], 4) == 0 || strstr(name, drivers[i]) != NULL)
 			return "skcipher";
 	return "aead";
 }

@@ -449,8 +449,12 @@ static int skc(const struct afalg_key *k, const struct eip93_engine_msg *m, uint
 	memset(&cbuf, 0, sizeof(cbuf));
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_control = cbuf.buf;
-	msg.msg_controllen = sizeof(cbuf.buf);
-	(void)put_iv(&msg, put_u32(&msg, NULL, ALG_SET_OP, op), m->iv, EIP93_ENGINE_CTRBLK);
+	/* AES-ECB has no IV: AF_ALG refuses one whose length is not the algorithm's (0). */
+	msg.msg_controllen = m->iv != NULL ? sizeof(cbuf.buf) : CMSG_SPACE(sizeof(uint32_t));
+	if (m->iv != NULL)
+		(void)put_iv(&msg, put_u32(&msg, NULL, ALG_SET_OP, op), m->iv, EIP93_ENGINE_CTRBLK);
+	else
+		(void)put_u32(&msg, NULL, ALG_SET_OP, op);
 	in = (struct iovec){ .iov_base = (void *)m->in, .iov_len = m->len };
 	out = (struct iovec){ .iov_base = m->out, .iov_len = m->len };
 	msg.msg_iov = &in;
@@ -521,12 +525,12 @@ static int be_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *
 	return aead(k->priv, 0, m);
 }
 
-/* AES-CTR is asked as an encryption whatever it serves; AES-CBC in its direction. */
+/* AES-CTR and -ECB are asked as an encryption whatever they serve; AES-CBC in its direction. */
 static int be_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
-	if (k->mode == EIP93_EMODE_AEAD)
+	if (k->mode == EIP93_EMODE_AEAD || (k->mode == EIP93_EMODE_ECB) != (m->iv == NULL))
 		return -EINVAL;
-	if (k->mode == EIP93_EMODE_CBC && m->len % EIP93_ENGINE_CTRBLK != 0)
+	if (k->mode != EIP93_EMODE_CTR && m->len % EIP93_ENGINE_CTRBLK != 0)
 		return -EINVAL;
 	return skc(k->priv, m,
 		   k->mode == EIP93_EMODE_CBC && !enc ? ALG_OP_DECRYPT : ALG_OP_ENCRYPT);

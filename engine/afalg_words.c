@@ -44,11 +44,12 @@ const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restri
 {
 	const int *err = t->err;
 	const char *d = t->driver_ctr;
-	int ctr_only_refused = err[EIP93_COMP_CTR] == ENOTSUP;
+	int ctr_only_refused = err[EIP93_COMP_CTR] == ENOTSUP || err[EIP93_COMP_ECB] == ENOTSUP;
 	int major, minor, v72, all_afns = 1, all_noent = 1;
 
+	/* Only the kinds tried speak (0: not tried, as none bound); a composed one refused. */
 	for (int i = 0; i < EIP93_NCOMP_KINDS; i++)
-		if (i != EIP93_COMP_CTR && err[i] != ENOENT)
+		if (i != EIP93_COMP_CTR && i != EIP93_COMP_ECB && err[i] != 0 && err[i] != ENOENT)
 			ctr_only_refused = 0;
 	if (ctr_only_refused) {
 		snprintf(buf, n,
@@ -59,8 +60,8 @@ const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restri
 		return buf;
 	}
 	for (int i = 0; i < EIP93_NCOMP_KINDS; i++) {
-		all_afns &= err[i] == EAFNOSUPPORT;
-		all_noent &= err[i] == ENOENT;
+		all_afns &= err[i] == 0 || err[i] == EAFNOSUPPORT;
+		all_noent &= err[i] == 0 || err[i] == ENOENT;
 	}
 	v72 = release_version(t->release, &major, &minor) &&
 	      (major > 7 || (major == 7 && minor >= 2));

@@ -210,6 +210,9 @@ static int new_session(int fd, const char *kalg, const unsigned char *key, size_
 	case EIP93_EMODE_CBC:
 		s.cipher = EIP93_CDEV_AES_CBC;
 		break;
+	case EIP93_EMODE_ECB:
+		s.cipher = EIP93_CDEV_AES_ECB;
+		break;
 	default:
 		s.cipher = EIP93_CDEV_AES_GCM;
 		break;
@@ -469,17 +472,18 @@ static int cd_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, 
 
 	if (p == NULL)
 		return -EBADF;
-	if (m->len > UINT32_MAX ||
-	    (k->mode == EIP93_EMODE_CBC && m->len % EIP93_ENGINE_CTRBLK != 0))
+	if (m->len > UINT32_MAX || (k->mode == EIP93_EMODE_ECB) != (m->iv == NULL) ||
+	    (k->mode != EIP93_EMODE_CTR && m->len % EIP93_ENGINE_CTRBLK != 0))
 		return -EINVAL;
-	memcpy(ctrblk, m->iv, sizeof(ctrblk));
+	if (m->iv != NULL)
+		memcpy(ctrblk, m->iv, sizeof(ctrblk));
 	memset(&c, 0, sizeof(c));
 	c.ses = p->ses;
 	c.op = k->mode == EIP93_EMODE_CBC && !enc ? EIP93_CDEV_DECRYPT : EIP93_CDEV_ENCRYPT;
 	c.len = (uint32_t)m->len;
 	c.src = (unsigned char *)m->in; /* read only (unless it is m->out) */
 	c.dst = m->out;
-	c.iv = ctrblk;
+	c.iv = m->iv != NULL ? ctrblk : NULL; /* AES-ECB has none */
 	r = xioctl(p->fd, EIP93_CIOCCRYPT, &c);
 	if (r == 0 && m->len != 0) {
 		eip93_engine_pages_buf(m->pages, m->in); /* zero copy: the caller's pages */

@@ -18,6 +18,7 @@
 /* Algorithm numbers of a session's cipher. */
 #define EIP93_CDEV_AES_CBC 11 /* the kernel's "cbc(aes)" (an skcipher) */
 #define EIP93_CDEV_AES_CTR 21 /* the kernel's "ctr(aes)" (an skcipher) */
+#define EIP93_CDEV_AES_ECB 23 /* the kernel's "ecb(aes)" (an skcipher) */
 #define EIP93_CDEV_AES_GCM 50 /* the kernel's "gcm(aes)" (an AEAD) */
 
 /* Directions of a request. */

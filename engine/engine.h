@@ -41,6 +41,7 @@ enum eip93_comp_kind {
 	EIP93_COMP_GCM_NEON,	/* the kernel's GCM over it, with ghash-neon */
 	EIP93_COMP_GCM_GENERIC, /* ... with ghash-generic (the table GHASH) */
 	EIP93_COMP_GCM_LIB,	/* ... with ghash-lib (the only GHASH name from Linux 7.1) */
+	EIP93_COMP_ECB,		/* the engine's AES-ECB of the counter blocks: the rest here */
 	EIP93_NCOMP_KINDS
 };
 
@@ -49,16 +50,27 @@ enum eip93_engine_mode {
 	EIP93_EMODE_AEAD = 0, /* an AES-GCM (seal, unseal) */
 	EIP93_EMODE_CTR,      /* AES-CTR (skc) */
 	EIP93_EMODE_CBC,      /* AES-CBC (skc) */
+	EIP93_EMODE_ECB,      /* AES-ECB (skc; no IV): only under AES-GCM's ECB composition */
 };
-#define EIP93_EMODES 3 /* the modes above */
+#define EIP93_EMODES 4 /* the modes above */
 
-/* eip93_engine_kalg_mode() - what @kalg computes, by its name ("ctr(...)", "cbc(...)"). */
+/*
+ * eip93_engine_kalg_mode() - what @kalg computes, by its name: a kernel
+ * algorithm ("ctr(...)", "cbc(...)", "ecb(...)") or a driver's own name
+ * ("ctr-aes-qce", "mv-ecb-aes", "__driver-ecb-aes-spacemit-ce1"); anything
+ * else, "gcm_base(...)" among them, is an AEAD.
+ */
 static inline enum eip93_engine_mode eip93_engine_kalg_mode(const char *kalg)
 {
-	if (strncmp(kalg, "ctr(", 4) == 0)
-		return EIP93_EMODE_CTR;
-	if (strncmp(kalg, "cbc(", 4) == 0)
-		return EIP93_EMODE_CBC;
+	static const char *const names[3][2] = { { "ctr(", "ctr-aes" },
+						 { "cbc(", "cbc-aes" },
+						 { "ecb(", "ecb-aes" } };
+
+	if (strncmp(kalg, "gcm", 3) == 0)
+		return EIP93_EMODE_AEAD;
+	for (int i = 0; i < 3; i++)
+		if (strncmp(kalg, names[i][0], 4) == 0 || strstr(kalg, names[i][1]) != NULL)
+			return (enum eip93_engine_mode)(EIP93_EMODE_CTR + i);
 	return EIP93_EMODE_AEAD;
 }
 
@@ -66,6 +78,18 @@ static inline enum eip93_engine_mode eip93_engine_kalg_mode(const char *kalg)
 static inline int eip93_engine_kalg_is_ctr(const char *kalg)
 {
 	return eip93_engine_kalg_mode(kalg) == EIP93_EMODE_CTR;
+}
+
+/*
+ * eip93_engine_kalg_composes() - is AES-GCM composed in this process over
+ * @kalg (its AES-CTR, or its AES-ECB of the counter blocks), rather than a
+ * kernel AES-GCM?
+ */
+static inline int eip93_engine_kalg_composes(const char *kalg)
+{
+	enum eip93_engine_mode m = eip93_engine_kalg_mode(kalg);
+
+	return m == EIP93_EMODE_CTR || m == EIP93_EMODE_ECB;
 }
 
 /* What opening a key needs besides the key bytes. */
@@ -164,7 +188,9 @@ struct eip93_engine_ops {
 	 * from the counter block m->iv (incremented per block), always asked
 	 * as an encryption (the same operation both ways); @enc is the
 	 * direction it serves (fault plans only).  AES-CBC: m->len a multiple
-	 * of 16, m->iv the chaining value, @enc the direction.
+	 * of 16, m->iv the chaining value, @enc the direction.  AES-ECB:
+	 * m->len a multiple of 16, m->iv unused (NULL), always an encryption
+	 * (of counter blocks: @enc is the direction the message serves).
 	 */
 	int (*skc)(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc);
 	/* Sockets (or their stand-ins) this process holds now, for the cap. */

@@ -28,7 +28,29 @@
 /* The driver the fake stands in for: the EIP93's AES-CTR and AES-CBC, the kernel GCMs over CTR. */
 #define FAKE_DRIVER_CTR "ctr(aes-eip93)"
 #define FAKE_DRIVER_CBC "cbc(aes-eip93)"
+#define FAKE_DRIVER_ECB "ecb(aes-eip93)"
 #define FAKE_GCM_PREFIX "gcm_base(" FAKE_DRIVER_CTR ","
+#define FAKE_QCE_GCM_PREFIX "gcm_base(ctr-aes-qce,"
+
+/*
+ * The skcipher drivers the fake stands in for: the EIP93's, and the other
+ * SoC rows' (provider/soc.c), so that each row's gate and compositions run
+ * on the host.
+ */
+static const char *const fake_skcs[] = {
+	FAKE_DRIVER_CTR,
+	FAKE_DRIVER_CBC,
+	FAKE_DRIVER_ECB,
+	"mv-ecb-aes",
+	"mv-cbc-aes",
+	"ecb-aes-qce",
+	"cbc-aes-qce",
+	"ctr-aes-qce",
+	"ecb-aes-sun8i-ce",
+	"cbc-aes-sun8i-ce",
+	"__driver-ecb-aes-spacemit-ce1",
+	"__driver-cbc-aes-spacemit-ce1",
+};
 
 static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct eip93_fake_plan plan; /* site NONE: no faults */
@@ -186,11 +208,13 @@ static int fake_probe(const char *kalg)
 	atomic_fetch_add(&n_probes, 1);
 	if (eip93_fake_planned(EIP93_FAKE_PROBE, &p))
 		return p.kind == EIP93_FAKE_ERRNO && p.err != 0 ? -p.err : -ENOENT;
-	return strncmp(kalg, FAKE_GCM_PREFIX, sizeof(FAKE_GCM_PREFIX) - 1) == 0 ||
-			       strcmp(kalg, FAKE_DRIVER_CTR) == 0 ||
-			       strcmp(kalg, FAKE_DRIVER_CBC) == 0
-		       ? 0
-		       : -ENOENT;
+	if (strncmp(kalg, FAKE_GCM_PREFIX, sizeof(FAKE_GCM_PREFIX) - 1) == 0 ||
+	    strncmp(kalg, FAKE_QCE_GCM_PREFIX, sizeof(FAKE_QCE_GCM_PREFIX) - 1) == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(fake_skcs) / sizeof(fake_skcs[0]); i++)
+		if (strcmp(kalg, fake_skcs[i]) == 0)
+			return 0;
+	return -ENOENT;
 }
 
 static void fake_close(struct eip93_engine_key *k)
@@ -215,9 +239,10 @@ static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 		     const unsigned char *key, size_t keylen)
 {
 	static const char *const names[] = { "AES-128-GCM", "AES-192-GCM", "AES-256-GCM" };
-	static const char *const skcs[2][3] = {
+	static const char *const skcs[3][3] = {
 		{ "AES-128-CTR", "AES-192-CTR", "AES-256-CTR" },
 		{ "AES-128-CBC", "AES-192-CBC", "AES-256-CBC" },
+		{ "AES-128-ECB", "AES-192-ECB", "AES-256-ECB" },
 	};
 	struct eip93_fake_plan p;
 	struct fake_key *fk;
@@ -240,7 +265,7 @@ static int fake_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 		fk->gcm = EVP_CIPHER_fetch(c->libctx, names[keylen / 8 - 2], NULL);
 	if (fk != NULL && k->mode != EIP93_EMODE_AEAD)
 		fk->skc = EVP_CIPHER_fetch(c->libctx,
-					   skcs[k->mode == EIP93_EMODE_CBC][keylen / 8 - 2], NULL);
+					   skcs[k->mode - EIP93_EMODE_CTR][keylen / 8 - 2], NULL);
 	if (fk == NULL || fk->gcm == NULL || (k->mode != EIP93_EMODE_AEAD && fk->skc == NULL)) {
 		if (fk != NULL) {
 			EVP_CIPHER_free(fk->gcm);

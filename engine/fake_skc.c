@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Test builds only: the fake's skcipher requests (a key opened on
- * ctr(aes-eip93) or cbc(aes-eip93)), and the two bugs of the EIP93 driver
+ * ctr(aes-eip93), cbc(aes-eip93) or ecb(aes-eip93)), and the two bugs of the EIP93 driver
  * it can model (docs/design.md "The engine's known bugs"), named in the
  * environment variable EIP93_TEST_FAKE_BUGS (a comma list) or set with
  * eip93_fake_set_bugs():
@@ -108,7 +108,8 @@ int eip93_fake_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m,
 	eip93_fake_count_skc();
 	if (fk == NULL)
 		return -EBADF;
-	if (fk->skc == NULL || (fk->mode == EIP93_EMODE_CBC && m->len % BLOCK != 0))
+	if (fk->skc == NULL || (fk->mode != EIP93_EMODE_CTR && m->len % BLOCK != 0) ||
+	    (fk->mode == EIP93_EMODE_ECB) != (m->iv == NULL))
 		return -EINVAL;
 	if (fk->mode == EIP93_EMODE_CBC) {
 		dir = enc;

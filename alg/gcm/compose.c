@@ -14,6 +14,11 @@
  *     ciphertext before the engine is asked anything, so whether a message
  *     authenticates never depends on the engine, and a refused message
  *     leaves the output untouched.
+ *   ecb(aes-eip93) (ECB, for engines without AES-CTR): as CTR-only, but the
+ *     engine computes the keystream as AES-ECB of the counter blocks
+ *     (IV || 2, IV || 3, ..., written here into a private buffer; one
+ *     request, in place) and it is XORed into the payload here; a block the
+ *     engine left unwritten is refused before anything is released.
  *   gcm_base(...) (a kernel AES-GCM): one backend AEAD request.  The kernel
  *     takes the tag mask from the engine's first keystream block, which the
  *     keystream check (verify.c) does not see, so the tag of the first
@@ -29,6 +34,7 @@
 #include "../verify.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -83,6 +89,58 @@ static int software_tag(struct gcm_ctx *ctx, const unsigned char *iv, const unsi
 	return r;
 }
 
+/* Counter block @i of a message (from J0 + 1 = IV || 2) into @cb: inc32, wrapping mod 2^32. */
+static void counter_block(unsigned char cb[BLK], const unsigned char *iv, size_t i)
+{
+	uint32_t c = (uint32_t)(2 + i);
+
+	memcpy(cb, iv, EIP93_ENGINE_IVLEN);
+	cb[12] = (unsigned char)(c >> 24);
+	cb[13] = (unsigned char)(c >> 16);
+	cb[14] = (unsigned char)(c >> 8);
+	cb[15] = (unsigned char)c;
+}
+
+/*
+ * The ECB composition's request: the counter blocks of @whole bytes into a
+ * private buffer, one engine AES-ECB request over them in place, then @out =
+ * @in XOR the keystream here.  A block the engine did not write still holds
+ * its counter block (never stale memory, never the payload): it is refused
+ * (EIP93_ENGINE_WRONG), and nothing is written to @out.  The page phases are
+ * the private buffer's, whose offsets are the payload's.
+ */
+static int ecb_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
+		       const unsigned char *in, unsigned char *out, size_t whole,
+		       struct eip93_engine_pages *pg)
+{
+	struct eip93_engine_msg m = { NULL, NULL, 0, NULL, NULL, whole, NULL, pg };
+	size_t alloc = whole + BLK;
+	unsigned char *raw, *ks, cb[BLK];
+	int r;
+
+	if (whole == 0)
+		return 0;
+	raw = OPENSSL_malloc(alloc);
+	if (raw == NULL)
+		return -ENOMEM;
+	ks = raw + (BLK - (uintptr_t)raw % BLK) % BLK; /* the engine's alignment: no bounce */
+	for (size_t i = 0; i < whole / BLK; i++)
+		counter_block(ks + i * BLK, iv, i);
+	m.in = ks;
+	m.out = ks;
+	r = ctx->base.env->engine->skc(&ctx->base.key.ek, &m, enc);
+	for (size_t i = 0; r == 0 && i < whole / BLK; i++) {
+		counter_block(cb, iv, i);
+		if (CRYPTO_memcmp(ks + i * BLK, cb, BLK) == 0)
+			r = EIP93_ENGINE_WRONG; /* unwritten: not a keystream */
+	}
+	for (size_t i = 0; r == 0 && i < whole; i++)
+		out[i] = in[i] ^ ks[i];
+	OPENSSL_cleanse(cb, sizeof(cb));
+	OPENSSL_clear_free(raw, alloc);
+	return r;
+}
+
 /* One engine AES-CTR request over @whole bytes from the counter block IV || 2. */
 static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		       const unsigned char *in, unsigned char *out, size_t whole,
@@ -92,6 +150,8 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 	unsigned char cb[EIP93_ENGINE_CTRBLK];
 	struct eip93_engine_msg m = { cb, NULL, 0, in, out, whole, NULL, pg };
 
+	if (ctx->base.key.ek.mode == EIP93_EMODE_ECB)
+		return ecb_request(ctx, enc, iv, in, out, whole, pg);
 	if (whole == 0)
 		return 0;
 	memcpy(cb, iv, EIP93_ENGINE_IVLEN);
@@ -192,7 +252,7 @@ int eip93_engine_message(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 {
 	struct eip93_engine_msg m = { iv, aad, aadlen, in, out, len, tag, pg };
 
-	if (ctx->base.key.ek.is_ctr)
+	if (ctx->base.key.ek.mode != EIP93_EMODE_AEAD) /* CTR-only, or ECB */
 		return enc ? ctr_seal(ctx, &m) : ctr_open(ctx, &m);
 	return kernel_aead(ctx, enc, &m);
 }

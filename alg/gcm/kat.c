@@ -2,8 +2,8 @@
 /*
  * AES-GCM's known-answer checks of a freshly opened engine key (the row's
  * key_check, called by key.c): the kernel AES-GCM composition's three
- * requests against the delegate, or the CTR-only composition's one AES-CTR
- * request against the key's software AES.
+ * requests against the delegate, or the CTR-only (ECB) composition's one
+ * AES-CTR (AES-ECB of counter blocks) request against the key's software AES.
  */
 #include "kat.h"
 #include "../request.h"
@@ -99,7 +99,8 @@ out:
 }
 
 /*
- * The CTR-only composition's known answer: one engine AES-CTR request of
+ * The CTR-only composition's known answer (the ECB composition's: the same
+ * counter blocks through one AES-ECB request in place): one engine AES-CTR request of
  * KAT_CTR bytes in place across a page boundary, compared block by block
  * with the key's software AES.  The tag never comes from the engine and
  * every message's keystream is sampled before release (verify.c), so what
@@ -122,9 +123,15 @@ static int ctr_key_check(struct eip93_cctx *ctx)
 		cb[i][14] = (unsigned char)((2 + i) >> 8);
 		cb[i][15] = (unsigned char)(2 + i);
 	}
-	memset(buf, 0, KAT_CTR_BLKS * 16);
-	ret = eip93_engine_ctr(ctx, cb[0], buf, buf, KAT_CTR_BLKS * 16);
-	/* Over zeros, the engine's output is its keystream: AES of the counter blocks. */
+	if (ctx->key.ek.mode == EIP93_EMODE_ECB) {
+		/* The ECB composition's request: the counter blocks in place. */
+		memcpy(buf, cb, sizeof(cb));
+		ret = eip93_engine_skc(ctx, &ctx->key.ek, 1, NULL, buf, buf, sizeof(cb), NULL);
+	} else {
+		memset(buf, 0, KAT_CTR_BLKS * 16);
+		ret = eip93_engine_ctr(ctx, cb[0], buf, buf, KAT_CTR_BLKS * 16);
+	}
+	/* Either way the engine's output is the keystream: AES of the counter blocks. */
 	if (ret == 0) {
 		ok = EVP_EncryptUpdate(ctx->key.ecb, cb[0], &n, cb[0], (int)sizeof(cb)) &&
 		     n == (int)sizeof(cb);
@@ -137,5 +144,5 @@ static int ctr_key_check(struct eip93_cctx *ctx)
 
 int eip93_gcm_key_check(struct eip93_cctx *ctx)
 {
-	return ctx->key.ek.is_ctr ? ctr_key_check(ctx) : aead_key_check(ctx);
+	return ctx->key.ek.mode == EIP93_EMODE_AEAD ? aead_key_check(ctx) : ctr_key_check(ctx);
 }

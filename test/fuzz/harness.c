@@ -64,7 +64,13 @@ struct world {
 static struct world worlds[2]; /* FZ_CTR, FZ_KGCM */
 static struct fz_totals tot;
 static int forced = -1;	       /* EIP93_FUZZ_COMPOSITION */
+static int ecb_world;	       /* EIP93_FUZZ_COMPOSITION=ecb: the CTR world runs ecb(aes-eip93) */
 static int forced_cipher = -1; /* EIP93_FUZZ_CIPHER: FZ_GCM, _AES_CTR, _AES_CBC, 3 (either) */
+
+/* The ECB composition's world (EIP93_FUZZ_COMPOSITION=ecb): the engine's AES-ECB forced. */
+static const char ecb_conf[] =
+	"openssl_conf = conf\n[conf]\nproviders = provs\n[provs]\neip93 = eip93_sect\n"
+	"[eip93_sect]\nactivate = 1\nkernel-algorithm = ecb(aes-eip93)\n";
 
 /* The kernel AES-GCM world's provider configuration. */
 static const char kgcm_conf[] =
@@ -97,19 +103,20 @@ static void load_conf(OSSL_LIB_CTX *lib, const char *text)
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (f == NULL)
-		die("cannot write the kernel AES-GCM world's configuration");
+		die("cannot write a world's configuration");
 	ok = fputs(text, f) >= 0;
 	ok = fclose(f) == 0 && ok;
 	ok = ok && OSSL_LIB_CTX_load_config(lib, path);
 	unlink(path);
 	if (!ok)
-		die("cannot load the kernel AES-GCM world's configuration");
+		die("cannot load a world's configuration");
 }
 
 static void world_open(int comp)
 {
 	static const char *const want[2] = { "enabled: ctr(aes-eip93)",
 					     "enabled: gcm_base(ctr(aes-eip93),ghash-generic)" };
+	const char *wanted = comp == FZ_CTR && ecb_world ? "enabled: ecb(aes-eip93)" : want[comp];
 	struct world *w = &worlds[comp];
 	char *gate = NULL;
 	OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_ptr("eip93-gate", &gate, 0), OSSL_PARAM_END };
@@ -119,12 +126,14 @@ static void world_open(int comp)
 		die("cannot register eip93 as a built-in provider");
 	if (comp == FZ_KGCM)
 		load_conf(w->lib, kgcm_conf);
+	else if (ecb_world)
+		load_conf(w->lib, ecb_conf);
 	w->eip93 = OSSL_PROVIDER_load(w->lib, "eip93");
 	w->dflt = OSSL_PROVIDER_load(w->lib, "default");
 	if (w->eip93 == NULL || w->dflt == NULL)
 		die("cannot load the eip93 and default providers");
 	if (!OSSL_PROVIDER_get_params(w->eip93, p) || gate == NULL ||
-	    strncmp(gate, want[comp], strlen(want[comp])) != 0) {
+	    strncmp(gate, wanted, strlen(wanted)) != 0) {
 		fprintf(stderr, "eip93-fuzz: eip93 gate: %s\n", gate != NULL ? gate : "(none)");
 		die("the eip93 gate is not open on the composition wanted (EIP93_TEST_* "
 		    "environment?)");
@@ -185,8 +194,10 @@ void fz_harness_init(void)
 			forced = FZ_CTR;
 		else if (c != NULL && strcmp(c, "kgcm") == 0)
 			forced = FZ_KGCM;
+		else if (c != NULL && strcmp(c, "ecb") == 0)
+			forced = FZ_CTR, ecb_world = 1; /* every input in the ECB composition */
 		else if (c != NULL && *c != '\0' && strcmp(c, "input") != 0)
-			die("EIP93_FUZZ_COMPOSITION: ctr, kgcm or input");
+			die("EIP93_FUZZ_COMPOSITION: ctr, kgcm, ecb or input");
 	}
 	{
 		static const char *const cn[4] = { "gcm", "ctr", "cbc", "skc" };
@@ -362,14 +373,14 @@ void fz_harness_summary(const char *prefix)
 		"%sexecutions %lu, reaching the engine %lu (%.1f%%), engine messages %lu, with a "
 		"fault "
 		"plan %lu, faults injected %lu, provider reloads %lu, divergences %lu "
-		"(compositions: ctr(aes-eip93) %lu, gcm_base %lu; ciphers, of which reaching the "
+		"(compositions: %s %lu, gcm_base %lu; ciphers, of which reaching the "
 		"engine: AES-GCM %lu/%lu, AES-CTR %lu/%lu, AES-CBC %lu/%lu)\n",
 		prefix, t->execs, t->engine_execs,
 		t->execs != 0 ? 100.0 * (double)t->engine_execs / (double)t->execs : 0.0,
 		t->engine_messages, t->fault_execs, t->faults, t->reloads, t->divergences,
-		t->by_composition[FZ_CTR], t->by_composition[FZ_KGCM], t->by_cipher[FZ_GCM],
-		t->engine_by_cipher[FZ_GCM], t->by_cipher[FZ_AES_CTR],
-		t->engine_by_cipher[FZ_AES_CTR], t->by_cipher[FZ_AES_CBC],
+		ecb_world ? "ecb(aes-eip93)" : "ctr(aes-eip93)", t->by_composition[FZ_CTR],
+		t->by_composition[FZ_KGCM], t->by_cipher[FZ_GCM], t->engine_by_cipher[FZ_GCM],
+		t->by_cipher[FZ_AES_CTR], t->engine_by_cipher[FZ_AES_CTR], t->by_cipher[FZ_AES_CBC],
 		t->engine_by_cipher[FZ_AES_CBC]);
 }
 
