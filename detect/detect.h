@@ -76,10 +76,33 @@ void eip93_dt_describe(const unsigned char *buf, size_t len, char *out, size_t o
 
 /* AArch64 AT_HWCAP bit for the ARMv8 AES instructions (asm/hwcap.h HWCAP_AES). */
 #define EIP93_HWCAP_AES (1UL << 3)
+/* 32-bit ARM AT_HWCAP2 bit for the ARMv8 AES instructions (arch/arm asm/hwcap.h HWCAP2_AES). */
+#define EIP93_HWCAP2_ARM_AES (1UL << 0)
 
+/* The CPU architectures a SoC row can name (EIP93_ARCH_OTHER: none of them). */
+enum eip93_arch {
+	EIP93_ARCH_OTHER = 0,
+	EIP93_ARCH_AARCH64,
+	EIP93_ARCH_ARM, /* 32-bit ARM */
+	EIP93_ARCH_MIPS,
+	EIP93_ARCH_RISCV,
+	EIP93_NARCH
+};
+
+/**
+ * struct eip93_cpu_facts - the CPU this process runs on.
+ * @arch: the architecture this program was built for (and so runs on)
+ * @is_aarch64: @arch == EIP93_ARCH_AARCH64
+ * @hwcap: the auxiliary vector word that carries the AES bit: AT_HWCAP on
+ *	aarch64, AT_HWCAP2 on 32-bit ARM; 0 elsewhere
+ * @isa_aes: RISC-V: the kernel's ISA string (/proc/cpuinfo "isa") lists an
+ *	AES extension (Zkne, Zvkned; -1: unreadable); 0 elsewhere
+ */
 struct eip93_cpu_facts {
-	int is_aarch64;	     /* compiled for and running on aarch64 */
-	unsigned long hwcap; /* AT_HWCAP, 0 when not aarch64 */
+	enum eip93_arch arch;
+	int is_aarch64;
+	unsigned long hwcap;
+	int isa_aes;
 };
 
 /* eip93_cpu_read() - the CPU this process runs on. */
@@ -87,6 +110,29 @@ void eip93_cpu_read(struct eip93_cpu_facts *f);
 
 /* eip93_cpu_has_aes() - whether an aarch64 AT_HWCAP advertises AES. */
 int eip93_cpu_has_aes(unsigned long hwcap);
+
+/*
+ * eip93_cpu_facts_aes() - does the CPU @f describes have AES instructions
+ * (aarch64 HWCAP_AES, 32-bit ARM HWCAP2_AES, RISC-V Zkne or Zvkned; MIPS
+ * has none)?  1, 0, or -1 when it cannot be told (a RISC-V ISA string that
+ * could not be read).
+ */
+int eip93_cpu_facts_aes(const struct eip93_cpu_facts *f);
+
+/*
+ * eip93_cpu_cpuinfo_aes() - RISC-V: does the first "isa" line of @path
+ * (/proc/cpuinfo) list Zkne or Zvkned?  1, 0; -1: unreadable or no such line.
+ */
+int eip93_cpu_cpuinfo_aes(const char *path);
+
+/* eip93_cpu_isa_aes() - does a RISC-V ISA string (riscv64imafdc_zkne_...) list Zkne or Zvkned? */
+int eip93_cpu_isa_aes(const char *isa);
+
+/* eip93_arch_name() - @a in words: "aarch64", "32-bit ARM", "MIPS", "RISC-V", "another CPU". */
+const char *eip93_arch_name(enum eip93_arch a);
+
+/* eip93_arch_parse() - the architecture named @s (aarch64, arm, mips, riscv64, other); -1: none. */
+int eip93_arch_parse(const char *s);
 
 #define EIP93_FIPS_PATH "/proc/sys/crypto/fips_enabled"
 

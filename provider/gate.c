@@ -16,8 +16,11 @@
 #include <strings.h>
 
 #include "../detect/detect.h"
+#include "gate_board.h"
 
-static void off(struct eip93_gate *g, const char *fmt, ...)
+#define off eip93_gate_off
+
+void eip93_gate_off(struct eip93_gate *g, const char *fmt, ...)
 {
 	static const char prefix[] = "disabled: ";
 	va_list ap;
@@ -29,122 +32,6 @@ static void off(struct eip93_gate *g, const char *fmt, ...)
 	vsnprintf(g->status + sizeof(prefix) - 1, sizeof(g->status) - (sizeof(prefix) - 1), fmt,
 		  ap);
 	va_end(ap);
-}
-
-/* "ENOENT 2 (No such file or directory)" for an errno value. */
-static void errno_text(int err, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s %d (%s)", eip93_errno_name(err), err, strerror(err));
-}
-
-/* Which SoC row the root compatible is: g->soc, 1; else off with the reason, 0. */
-static int gate_soc(const struct eip93_gate_input *in, struct eip93_gate *g,
-		    const unsigned char *buf, size_t len)
-{
-	const struct eip93_soc *const *socs = in->socs != NULL ? in->socs : eip93_socs;
-	size_t nsocs = in->socs != NULL ? in->nsocs : eip93_nsocs, names = 0;
-	char desc[256], which[160] = "";
-
-	eip93_dt_describe(buf, len, desc, sizeof(desc));
-	for (size_t i = 0; i < nsocs; i++) {
-		switch (eip93_dt_classify(buf, len, socs[i]->dt_match, socs[i]->dt_exclude)) {
-		case EIP93_DT_MATCH:
-			g->soc = socs[i];
-			return 1;
-		case EIP93_DT_EXCLUDED:
-			off(g, "device tree: %s (compatible: %s)", socs[i]->excluded, desc);
-			return 0;
-		case EIP93_DT_MALFORMED:
-			off(g, "device tree: malformed root compatible property (%zu bytes)", len);
-			return 0;
-		case EIP93_DT_OTHER:
-		default:
-			if (names < sizeof(which))
-				names += (size_t)snprintf(which + names, sizeof(which) - names,
-							  "%s%s", i == 0 ? "" : " or ",
-							  socs[i]->name);
-			break;
-		}
-	}
-	off(g, "device tree: not an %s (compatible: %s)", which, desc);
-	return 0;
-}
-
-static int gate_dt(const struct eip93_gate_input *in, struct eip93_gate *g)
-{
-	unsigned char buf[EIP93_DT_MAX];
-	char e1[96], e2[96];
-	size_t len = 0;
-	int r;
-
-	if (in->dt_path_override != NULL) {
-		r = eip93_dt_read(in->dt_path_override, buf, sizeof(buf), &len);
-		if (r < 0) {
-			errno_text(-r, e1, sizeof(e1));
-			off(g, "device tree: test hook %s: %s", in->dt_path_override, e1);
-			return 0;
-		}
-	} else {
-		const char *used;
-		int proc_err;
-
-		r = eip93_dt_read_root(buf, sizeof(buf), &len, &used, &proc_err);
-		if (r < 0 && proc_err != 0) {
-			errno_text(-proc_err, e1, sizeof(e1));
-			errno_text(-r, e2, sizeof(e2));
-			off(g, "device tree: " EIP93_DT_PROC_PATH ": %s; %s: %s", e1, used, e2);
-			return 0;
-		}
-		if (r < 0) {
-			errno_text(-r, e1, sizeof(e1));
-			off(g, "device tree: %s: %s", used, e1);
-			return 0;
-		}
-	}
-	return gate_soc(in, g, buf, len);
-}
-
-static int gate_cpu(const struct eip93_gate_input *in, struct eip93_gate *g)
-{
-	struct eip93_cpu_facts cpu;
-
-	eip93_cpu_read(&cpu);
-	if (in->hwcap_override) {
-		cpu.is_aarch64 = 1;
-		cpu.hwcap = in->hwcap;
-	}
-	/* The one rule today (EIP93_SOC_CPU_AARCH64_NO_AES): the engine beats no ARMv8 AES. */
-	if (g->soc->cpu != EIP93_SOC_CPU_AARCH64_NO_AES || !cpu.is_aarch64) {
-		off(g, "cpu: not aarch64");
-		return 0;
-	}
-	if (eip93_cpu_has_aes(cpu.hwcap)) {
-		off(g,
-		    "cpu: has the ARMv8 AES instructions (HWCAP_AES); software AES-GCM is faster");
-		return 0;
-	}
-	return 1;
-}
-
-static int gate_fips(const struct eip93_gate_input *in, struct eip93_gate *g)
-{
-	char e[96];
-	int r = eip93_fips_kernel(EIP93_FIPS_PATH);
-
-	if (r == 1) {
-		off(g, "fips: the kernel runs in FIPS mode (" EIP93_FIPS_PATH " = 1)");
-		return 0;
-	}
-	if (r < 0 && r != -ENOENT) {
-		errno_text(-r, e, sizeof(e));
-		off(g, "fips: cannot read " EIP93_FIPS_PATH ": %s", e);
-		return 0;
-	}
-	if (in->openssl_fips) {
-		off(g, "fips: OpenSSL default properties ask for FIPS");
-		return 0;
-	}
-	return 1;
 }
 
 /* The backend the gate may use: the test builds' force, else engine-backend. */
@@ -347,7 +234,8 @@ static size_t gate_order(const struct eip93_gate_input *in, const struct eip93_g
 			add_try(order, &n, t->rows[b], in->cfg->kalg);
 		else
 			for (size_t i = 0; i < g->soc->ncomps; i++)
-				add_try(order, &n, t->rows[b], g->soc->comps[i].kalg);
+				if (!g->soc->comps[i].forced)
+					add_try(order, &n, t->rows[b], g->soc->comps[i].kalg);
 	}
 	return n;
 }
@@ -401,7 +289,7 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	}
 	for (size_t b = 0; b < t.nrows; b++) {
 		t.per[b].release = in->facts.kernel;
-		t.per[b].driver_ctr = g->soc->mode[EIP93_MODE_CTR];
+		t.per[b].driver_ctr = eip93_soc_engine_alg(g->soc);
 		t.per[b].driver = g->soc->driver;
 	}
 	n = gate_order(in, g, &t, calib_first, order);
@@ -414,8 +302,8 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 
 		if (b < t.nrows && dead[b])
 			continue;
-		/* The CTR-only composition also needs libcrypto's GCM128 to compose with. */
-		r = eip93_engine_kalg_is_ctr(order[i].kalg) && in->ctr_usable != NULL
+		/* The CTR-only and ECB compositions need libcrypto's GCM128 to compose with. */
+		r = eip93_engine_kalg_composes(order[i].kalg) && in->ctr_usable != NULL
 			    ? in->ctr_usable()
 			    : 0;
 		if (r != 0)
@@ -436,7 +324,7 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 		if (b < t.nrows && row->dead != NULL)
 			dead[b] |= row->dead(-r);
 		if (calib_first && i == 0) {
-			errno_text(-r, e, sizeof(e));
+			eip93_gate_errno_text(-r, e, sizeof(e));
 			calib_say(g, EIP93_GATE_CALIB_STALE,
 				  "stale: ignored (%s): its composition %s%s no longer binds (%s); "
 				  "using the defaults",
@@ -569,7 +457,7 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 	out->min_size = in->cfg->min_size;
 	out->max_size = in->cfg->max_size;
 	eip93_calib_mode_windows(NULL, in->cfg->min_size, in->cfg->max_size, out->skc);
-	if (!gate_dt(in, out) || !gate_cpu(in, out) || !gate_fips(in, out))
+	if (!eip93_gate_board(in, out))
 		return;
 	current = calib_state(in, out);
 	if (out->calib_state == EIP93_GATE_CALIB_INVALID) {
@@ -584,4 +472,15 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 		return;
 	if (out->calib_state == EIP93_GATE_CALIB_CURRENT)
 		gate_calib(in, out);
+	/* A row off until calibrated: only the box's calibration, or kernel-algorithm, opens it. */
+	if (out->enabled && out->soc->calibrated_only &&
+	    out->calib_state != EIP93_GATE_CALIB_APPLIED && in->cfg->kalg[0] == '\0') {
+		char bound[sizeof(out->kalg)];
+
+		snprintf(bound, sizeof(bound), "%s", out->kalg);
+		off(out,
+		    "%s: the engine (%s; %s binds) stays off until this box's calibration says it "
+		    "wins: run eip93-doctor calibrate (calibration: %s)",
+		    out->soc->name, out->soc->modes, bound, out->calib);
+	}
 }

@@ -71,7 +71,11 @@ struct eip93_gate {
  * @openssl_fips: the default properties ask for FIPS
  * @dt_path_override: test hooks only: the compatible bytes file to read
  * @hwcap_override: test hooks only: use @hwcap as the aarch64 AT_HWCAP
- * @hwcap: see @hwcap_override
+ * @hwcap: see @hwcap_override and @cpu_override
+ * @cpu_override: test hooks only: the CPU is @cpu_arch with @hwcap (aarch64
+ *	AT_HWCAP, 32-bit ARM AT_HWCAP2) and @cpu_isa_aes (RISC-V)
+ * @cpu_arch: see @cpu_override (enum eip93_arch)
+ * @cpu_isa_aes: see @cpu_override
  * @backend: the backend to use, EIP93_BACKEND_*: AUTO follows @cfg's
  *	engine-backend; test builds' EIP93_TEST_ENGINE forces one
  * @rows: the engine rows this provider has, in auto's order (eip93_engine_rows,
@@ -94,6 +98,9 @@ struct eip93_gate_input {
 	const char *dt_path_override;
 	int hwcap_override;
 	unsigned long hwcap;
+	int cpu_override;
+	int cpu_arch;
+	int cpu_isa_aes;
 	int backend;
 	const struct eip93_engine_row *rows;
 	size_t nrows;

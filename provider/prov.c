@@ -188,6 +188,33 @@ static void bind_modes(struct eip93_prov *p)
 		build_cipher_table(p);
 }
 
+#ifdef EIP93_TEST_HOOKS
+/*
+ * Test builds: EIP93_TEST_CPU=ARCH[+aes] (aarch64, arm, mips, riscv64,
+ * other) stands in for the CPU; +aes gives it that architecture's AES
+ * instructions.  Unknown values leave the real CPU.
+ */
+static void test_cpu(struct eip93_gate_input *in, const char *v)
+{
+	char arch[16];
+	const char *plus;
+	int a, aes;
+
+	if (v == NULL)
+		return;
+	plus = strchr(v, '+');
+	snprintf(arch, sizeof(arch), "%.*s", plus != NULL ? (int)(plus - v) : (int)strlen(v), v);
+	a = eip93_arch_parse(arch);
+	if (a < 0)
+		return;
+	aes = plus != NULL && strcmp(plus, "+aes") == 0;
+	in->cpu_override = 1;
+	in->cpu_arch = a;
+	in->hwcap = !aes ? 0 : a == EIP93_ARCH_AARCH64 ? EIP93_HWCAP_AES : EIP93_HWCAP2_ARM_AES;
+	in->cpu_isa_aes = aes;
+}
+#endif
+
 /* Decide the gate once per provider instance, at first need. */
 const struct eip93_gate *eip93_prov_gate(struct eip93_prov *p)
 {
@@ -223,6 +250,7 @@ const struct eip93_gate *eip93_prov_gate(struct eip93_prov *p)
 				in.hwcap_override = 1;
 				in.hwcap = strtoul(hw, NULL, 0);
 			}
+			test_cpu(&in, getenv("EIP93_TEST_CPU"));
 		}
 #endif
 		eip93_gate_decide(&in, &p->gate);

@@ -39,8 +39,8 @@ struct eip93_prov {
 	struct eip93_core core;
 
 	struct eip93_config cfg;
-	char cfg_error[256]; /* empty when the config is valid */
-	char sw_error[400];  /* empty when the delegate resolved */
+	char cfg_error[1024]; /* empty when the config is valid */
+	char sw_error[400];   /* empty when the delegate resolved */
 	struct eip93_sw_lib sw;
 	struct eip93_stats stats;
 

@@ -21,7 +21,7 @@ add_executable(eip93-doctor ${PROJECT_SOURCE_DIR}/tools/eip93-doctor.c
   ${PROJECT_SOURCE_DIR}/detect/fips.c ${PROJECT_SOURCE_DIR}/detect/kprobe.c
   ${PROJECT_SOURCE_DIR}/detect/sandbox.c
   ${EIP93_ENGINE_SOURCES}
-  ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/config.c
+  ${PROJECT_SOURCE_DIR}/provider/gate.c ${PROJECT_SOURCE_DIR}/provider/gate_board.c ${PROJECT_SOURCE_DIR}/provider/config.c
   ${PROJECT_SOURCE_DIR}/provider/soc.c ${PROJECT_SOURCE_DIR}/provider/calib.c
   ${PROJECT_SOURCE_DIR}/provider/calib_decide.c)
 eip93_target_flags(eip93-doctor)

@@ -179,7 +179,7 @@ static void ghash(const struct eip93_soc *soc, const struct eip93_soc_comp *boun
 /* The AF_ALG advice where the backend advice had nothing to say. */
 static void afalg_advice(const struct eip93_soc *soc, const int err[EIP93_NCOMP_KINDS], int driver)
 {
-	const char *ctr = soc->mode[EIP93_MODE_CTR];
+	const char *ctr = eip93_soc_engine_alg(soc);
 
 	if (err[EIP93_COMP_CTR] == EAFNOSUPPORT)
 		doctor_advise("the kernel has no AF_ALG: load af_alg and algif_skcipher (and "
@@ -190,9 +190,11 @@ static void afalg_advice(const struct eip93_soc *soc, const int err[EIP93_NCOMP_
 			      "a seccomp filter) - see docs/operations.md");
 	else if (driver != 1)
 		doctor_advise("%s is not loaded: load it (OpenWrt: "
-			      "%s, then modprobe it or reboot); without it "
-			      "nothing is offloaded",
-			      soc->driver, soc->package);
+			      "%s%s); without it nothing is offloaded",
+			      soc->driver,
+			      soc->package != NULL ? soc->package
+						   : "built into the target's kernel",
+			      soc->package != NULL ? ", then modprobe it or reboot" : "");
 	else if (err[EIP93_COMP_CTR] == ENOTSUP)
 		doctor_advise("this libcrypto's GCM code failed the composition's self-test, so it "
 			      "cannot be composed with the engine's AES-CTR (%s): report it with "
@@ -230,7 +232,7 @@ static const char *meaning(int i, const struct tries *t, const struct backend_fa
 
 	memset(&et, 0, sizeof(et));
 	et.release = f->release;
-	et.driver_ctr = soc->mode[EIP93_MODE_CTR];
+	et.driver_ctr = eip93_soc_engine_alg(soc);
 	et.driver = soc->driver;
 	memcpy(et.err, t->err, sizeof(et.err));
 	if (!road_of(&eip93_engine_rows[i])->cdev)
@@ -275,7 +277,7 @@ static int try_rows(const struct eip93_soc *soc, int backend, const char *kalg,
 int doctor_check_kernel(void)
 {
 	const struct eip93_soc *soc = tools_soc();
-	const char *ctr = soc->mode[EIP93_MODE_CTR];
+	const char *ctr = eip93_soc_engine_alg(soc);
 	char line[512], restrict_val[64], kalg[64], rel[128], adv[1024], why[512];
 	struct tries t[EIP93_NENGINES];
 	int fd, driver, first, backend;

@@ -162,32 +162,49 @@ static void print_hwcap_bits(unsigned long hwcap)
 
 static int check_cpu(void)
 {
+	const struct eip93_soc *soc = tools_soc();
 	struct eip93_cpu_facts cpu;
 	struct utsname u;
 	char line[512];
+	int aes;
 
 	printf("\n[3] CPU\n");
 	eip93_cpu_read(&cpu);
 	if (uname(&u) == 0)
 		doctor_fact("machine", "%s (kernel %s)", u.machine, u.release);
-	if (!cpu.is_aarch64) {
-		doctor_fact("aarch64", "no (this program was built for another architecture)");
-		doctor_advise("eip93 only runs on aarch64 (the %s's %s); nothing to do here",
-			      tools_soc()->short_name, tools_soc()->core);
+	if (cpu.arch != soc->arch) {
+		doctor_fact(eip93_arch_name(soc->arch), "no (this program was built for %s)",
+			    eip93_arch_name(cpu.arch));
+		doctor_advise("eip93 runs on the %s only on %s (the %s's %s); nothing to do here",
+			      soc->name, eip93_arch_name(soc->arch), soc->short_name, soc->core);
 		return 0;
 	}
-	print_hwcap_bits(cpu.hwcap);
-	doctor_fact("AT_HWCAP2", "0x%lx", getauxval(AT_HWCAP2));
-	if (doctor_file_has("/proc/cpuinfo", "Features", line, sizeof(line)) == 1)
+	if (cpu.arch == EIP93_ARCH_AARCH64) {
+		print_hwcap_bits(cpu.hwcap);
+		doctor_fact("AT_HWCAP2", "0x%lx", getauxval(AT_HWCAP2));
+	} else if (cpu.arch == EIP93_ARCH_ARM) {
+		doctor_fact("AT_HWCAP2", "0x%lx (HWCAP2_AES %s)", cpu.hwcap,
+			    (cpu.hwcap & EIP93_HWCAP2_ARM_AES) ? "set" : "clear");
+	}
+	if (doctor_file_has("/proc/cpuinfo",
+			    cpu.arch == EIP93_ARCH_RISCV  ? "isa"
+			    : cpu.arch == EIP93_ARCH_MIPS ? "cpu model"
+							  : "Features",
+			    line, sizeof(line)) == 1)
 		doctor_fact("/proc/cpuinfo", "%s", line);
-	if (eip93_cpu_has_aes(cpu.hwcap)) {
-		doctor_fact("verdict", "the CPU has the ARMv8 AES instructions");
-		doctor_advise("with AES instructions software AES-GCM is faster than the engine: "
+	aes = eip93_cpu_facts_aes(&cpu);
+	if (aes != 0) {
+		doctor_fact("verdict", "%s",
+			    aes == 1 ? "the CPU has AES instructions"
+				     : "cannot tell whether the CPU has AES "
+				       "instructions (/proc/cpuinfo isa)");
+		doctor_advise("with AES instructions software AES is faster than the engine: "
 			      "eip93 stays off by design (the %s's cores have none)",
-			      tools_soc()->short_name);
+			      soc->short_name);
 		return 0;
 	}
-	doctor_fact("verdict", "no AES instructions: yes");
+	doctor_fact("verdict", "no AES instructions: yes%s",
+		    cpu.arch == EIP93_ARCH_MIPS ? " (MIPS has none)" : "");
 	return 1;
 }
 

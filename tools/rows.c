@@ -54,7 +54,10 @@ const char *tools_soc_names(char *buf, size_t n)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < eip93_nsocs && used < n; i++)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? " or " : "",
+		used += (size_t)snprintf(buf + used, n - used, "%s%s",
+					 i == 0			? ""
+					 : i + 1 == eip93_nsocs ? " or "
+								: ", ",
 					 eip93_socs[i]->name);
 	return buf;
 }

@@ -52,7 +52,7 @@ grep -q '^reference ChaCha20-Poly1305: measured (never routed)' "$tmp/out" && ok
 n=$(grep -cE '^# speed [0-9]+ chacha20-poly1305:software [0-9.]+ [0-9.]+$' "$cal" || true)
 [[ $n -eq 8 ]] && ok "calibration file: ChaCha20-Poly1305 at the 8 sizes" || bad "ChaCha speed lines: $n"
 n=$(grep -cE '^# speed [0-9]+ aes-(128|256)-gcm:' "$cal" || true)
-[[ $n -eq $((8 * 2 * 5)) ]] && ok "calibration file: software and 4 compositions x 2 key sizes x 8 sizes" ||
+[[ $n -eq $((8 * 2 * 6)) ]] && ok "calibration file: software and 5 compositions x 2 key sizes x 8 sizes" ||
   bad "AES speed lines: $n"
 # CPU per byte of every row is positive (the process's user+sys time was measured).
 awk '/^# speed [0-9]/ && !($6 > 0) { bad = 1 } END { exit bad }' "$cal" && ok "CPU ns/B > 0 on every speed line" ||

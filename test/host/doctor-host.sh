@@ -18,7 +18,7 @@ for t in '[1] off switch' '[2] device tree' '[3] CPU' '[4] FIPS' '[5] kernel (AF
     'bind aead (NEON)       gcm_base(ctr(aes-eip93),ghash-neon): ' \
     'bind aead              gcm_base(ctr(aes-eip93),ghash-generic): ' \
     'bind aead (retry)      gcm_base(ctr(aes-eip93),ghash-lib): ' 'activated by config    yes' \
-    '-> no device tree' '-> eip93 only runs on aarch64' 'verdict: disabled: device tree: '; do
+    '-> no device tree' '-> eip93 runs on the AN7581/EN7581 only on aarch64' 'verdict: disabled: device tree: '; do
     grep -qF -- "$t" <<<"$out" && ok "prints '$t'" || bad "lacks '$t'"
 done
 # The libcrypto's build as `openssl version -f` records it (the doctor reads

@@ -140,6 +140,28 @@ static void test_cpu(void)
 	CHECK(eip93_cpu_has_aes(EIP93_HWCAP_AES));
 	CHECK(eip93_cpu_has_aes(0xffffffffUL));
 	CHECK(!eip93_cpu_has_aes(~EIP93_HWCAP_AES));
+	/* RISC-V: Zkne/Zvkned (or a set that includes one) in the ISA string; not a prefix. */
+	CHECK(eip93_cpu_isa_aes("rv64imafdcv_zicbom_zkne_zvkt") == 1);
+	CHECK(eip93_cpu_isa_aes("rv64imafdcv_zvkned") == 1);
+	CHECK(eip93_cpu_isa_aes("rv64imafdcv_zbc_zkt_zvkt\n") == 0); /* the K1's X60 */
+	CHECK(eip93_cpu_isa_aes("rv64imafdcv_zknd") == 0);
+	CHECK(eip93_cpu_isa_aes("rv64imafdcv_zvknha_zvkb") == 0);
+	CHECK(eip93_cpu_isa_aes("rv64imafdcv_ZVKNG") == 1);
+	CHECK_EQ_INT(eip93_cpu_cpuinfo_aes("/nonexistent/cpuinfo"), -1);
+	{
+		struct eip93_cpu_facts m = { EIP93_ARCH_MIPS, 0, ~0UL, 1 };
+		struct eip93_cpu_facts a = { EIP93_ARCH_ARM, 0, EIP93_HWCAP2_ARM_AES, 0 };
+		struct eip93_cpu_facts r = { EIP93_ARCH_RISCV, 0, 0, -1 };
+
+		CHECK_EQ_INT(eip93_cpu_facts_aes(&m), 0); /* MIPS has none */
+		CHECK_EQ_INT(eip93_cpu_facts_aes(&a), 1);
+		a.hwcap = EIP93_HWCAP_AES; /* the aarch64 bit means nothing on 32-bit ARM */
+		CHECK_EQ_INT(eip93_cpu_facts_aes(&a), 0);
+		CHECK_EQ_INT(eip93_cpu_facts_aes(&r), -1);
+	}
+	CHECK_EQ_INT(eip93_arch_parse("mips"), EIP93_ARCH_MIPS);
+	CHECK_EQ_INT(eip93_arch_parse("riscv64"), EIP93_ARCH_RISCV);
+	CHECK_EQ_INT(eip93_arch_parse("sparc"), -1);
 	eip93_cpu_read(&f);
 #if defined(__aarch64__)
 	CHECK_EQ_INT(f.is_aarch64, 1);
