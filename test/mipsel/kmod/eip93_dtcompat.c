@@ -82,6 +82,15 @@ static char *dtcompat_list(const char *arg, int *length)
 	return buf;
 }
 
+static void dtcompat_free(struct property *p)
+{
+	if (!p)
+		return;
+	kfree(p->name);
+	kfree(p->value);
+	kfree(p);
+}
+
 static int __init eip93_dtcompat_init(void)
 {
 	struct device_node *root;
@@ -103,36 +112,32 @@ static int __init eip93_dtcompat_init(void)
 		return -ENODEV;
 	}
 	old = of_find_property(root, "compatible", NULL);
-	ret = -ENOMEM;
 	ours = dtcompat_prop(list, length);
 	original = old ? dtcompat_prop(old->value, old->length) : NULL;
 	kfree(list);
+	ret = -ENOMEM;
 	if (!ours || (old && !original))
-		goto out;
+		goto fail;
 	if (old) {
 		ret = of_remove_property(root, old);
 		if (ret)
-			goto out;
+			goto fail;
 	}
 	ret = of_add_property(root, ours);
-	if (ret && original)
-		of_add_property(root, original); /* the tree as it was */
-	if (!ret)
-		pr_info("eip93_dtcompat: root compatible is now %s (test-only)\n", compatible);
-out:
 	if (ret) {
-		/* Nothing of ours is in the tree: free what was allocated. */
-		if (ours) {
-			kfree(ours->name);
-			kfree(ours->value);
-			kfree(ours);
-		}
-		if (original && !old) {
-			kfree(original->name);
-			kfree(original->value);
-			kfree(original);
-		}
+		/* The tree as it was: the copy of the original goes in. */
+		if (original && of_add_property(root, original) == 0)
+			original = NULL;
+		goto fail;
 	}
+	pr_info("eip93_dtcompat: root compatible is now %s (test-only)\n", compatible);
+	of_node_put(root);
+	return 0;
+fail:
+	/* Nothing allocated here is in the tree. */
+	dtcompat_free(ours);
+	dtcompat_free(original);
+	ours = original = NULL;
 	of_node_put(root);
 	return ret;
 }
