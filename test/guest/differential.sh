@@ -4,8 +4,8 @@
 # kernel's gcm(aes) through libkcapi) with the gate open (hooks + simulated
 # driver), on the default composition (the engine's AES-CTR alone,
 # ctr(aes-eip93)), then on the kernel's AES-GCM over it
-# (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)) in the same
-# boot; each run must bind the composition it names and move the simulated
+# (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic)), then the ECB
+# composition (kernel-algorithm = ecb(aes-eip93)) in the same boot; each run must bind the composition it names and move the simulated
 # driver's counter.  Then AES-CTR and AES-CBC (eip93-skc-diff) on AF_ALG
 # with the driver's two bugs on and worked around, and each workaround off:
 # faults counted (lib.sh skc_suite).
@@ -22,6 +22,10 @@ diff_run "CTR-only composition (default)" 'ctr(aes-eip93)' "${EIP93_DIFF_CASES:-
 G='gcm_base(ctr(aes-eip93),ghash-generic)'
 eip93_cnf /tmp/kgcm.cnf '' "kernel-algorithm = $G"
 diff_run "kernel AES-GCM composition" "$G" "${EIP93_DIFF_KGCM_CASES:-3000}" --config /tmp/kgcm.cnf
+
+# The ECB composition (what an engine without AES-CTR gets), forced on the EIP93's ECB.
+eip93_cnf /tmp/ecb.cnf '' 'kernel-algorithm = ecb(aes-eip93)'
+diff_run "ECB composition" 'ecb(aes-eip93)' "${EIP93_DIFF_ECB_CASES:-3000}" --config /tmp/ecb.cnf
 
 start=$(date +%s)
 skc_suite af_alg

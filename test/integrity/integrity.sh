@@ -6,7 +6,9 @@
 # the tag mask E_K(J0) under gcm_base) eip93-integrity-check runs 400
 # engine-eligible messages on six verified keys and checks what reaches the
 # caller, once per engine composition: CTR-only (kernel-algorithm =
-# ctr(aes-eip93): the engine's AES-CTR, GHASH and E_K(J0) in libcrypto) and
+# ctr(aes-eip93): the engine's AES-CTR, GHASH and E_K(J0) in libcrypto), ECB
+# (ecb(aes-eip93): the engine's AES-ECB of the counter blocks; every request
+# faulted from its first byte, fault_layout = 1) and
 # gcm_base(ctr(aes-eip93),ghash-generic) with the sampled tag check at its
 # default (tag-check = 64), then tagmask again with tag-check = 1, and once
 # with the faults starting past each key's first 4 (always checked) tags,
@@ -43,6 +45,7 @@ fi
 openssl rand -hex 16 >/dev/null   # the first getrandom() of the boot waits for the CRNG
 
 CTR='ctr(aes-eip93)'
+ECB='ecb(aes-eip93)'
 GCM='gcm_base(ctr(aes-eip93),ghash-generic)'
 # composition_cnf FILE KALG BACKEND [TAG_CHECK]: the provider's configuration for one
 # composition on one road.
@@ -56,6 +59,8 @@ composition_cnf /tmp/gcm1.cnf "$GCM" afalg 1
 composition_cnf /tmp/gcm8.cnf "$GCM" afalg 8
 composition_cnf /tmp/cdev-ctr.cnf "$CTR" cryptodev
 composition_cnf /tmp/cdev-gcm64.cnf "$GCM" cryptodev 64
+composition_cnf /tmp/ecb.cnf "$ECB" afalg
+composition_cnf /tmp/cdev-ecb.cnf "$ECB" cryptodev
 : >/tmp/table
 # check CNF KALG TAG_CHECK MODE [ARGS...]: one eip93-integrity-check run (ARGS: its
 # options; MESSAGES, 400 by default).
@@ -106,6 +111,24 @@ for cnf in ctr gcm64 cdev-ctr cdev-gcm64; do
   MESSAGES=400
 done
 echo "# time: the page and skip modes on both roads: $(($(date +%s) - mark)) s"
+# The ECB composition (kernel-algorithm = ecb(aes-eip93): the engine's AES-ECB of the
+# counter blocks, one request per message, in place in the provider's buffer): the
+# driver faults every request from its first byte (--layout 1, its fault_layout), the
+# keystream and skip modes on AF_ALG, the page and skip modes on both roads.
+mark=$(date +%s)
+MESSAGES=200
+for mode in first last nowrite edge tail middle random; do
+  check /tmp/ecb.cnf "$ECB" 64 $mode --layout 1
+done
+check /tmp/ecb.cnf "$ECB" 64 skip --aad 0 --in-off 5 --out-off 7 --layout 1
+check /tmp/ecb.cnf "$ECB" 64 src-after --aad 64 --layout 1
+check /tmp/ecb.cnf "$ECB" 64 dst-before --aad 13 --out-off 3008 --layout 1
+check /tmp/cdev-ecb.cnf "$ECB" 64 first --layout 1
+check /tmp/cdev-ecb.cnf "$ECB" 64 nowrite --in-off 100 --out-off 1024 --in-place 0 --layout 1
+check /tmp/cdev-ecb.cnf "$ECB" 64 skip --aad 16 --in-off 4000 --out-off 48 --in-place 0 --layout 1
+check /tmp/cdev-ecb.cnf "$ECB" 64 dst-after --aad 512 --in-off 100 --out-off 1024 --in-place 0 --layout 1
+MESSAGES=400
+echo "# time: the ECB composition: $(($(date +%s) - mark)) s"
 echo "# integrity table (messages per row: 400, the page and skip modes 200; faulted: the"
 echo "# driver's faults counter, caught: the provider's eip93-engine-faults, wrong: outputs"
 echo "# released that differ from the default provider's, plain/stale: 16-byte blocks released"
@@ -126,7 +149,7 @@ while read -r _ road mode kalg tc f c wm ps wt lay; do
     *) [ "$wm" = 0 ] && [ "$ps" = 0 ] || echo "$road $kalg $mode: wrong $wm, plain/stale $ps" >>/tmp/table.bad ;;
   esac
 done </tmp/table
-[ "$(wc -l </tmp/table)" -eq 48 ] || bad "integrity table: $(wc -l </tmp/table) of 48 rows"
+[ "$(wc -l </tmp/table)" -eq 62 ] || bad "integrity table: $(wc -l </tmp/table) of 62 rows"
 if [ -s /tmp/table.bad ]; then
   bad "integrity table: $(wc -l </tmp/table.bad) rows released wrong outputs or plaintext/stale blocks"
   sed 's/^/#   /' /tmp/table.bad

@@ -6,7 +6,7 @@
  *
  *   eip93-integrity-check MODE [MESSAGES] [--expect KALG] [--backend ROAD]
  *                         [--tag-check N] [--warm W] [--aad N] [--in-off N]
- *                         [--out-off N] [--in-place 0|1] [--page K]
+ *                         [--out-off N] [--in-place 0|1] [--page K] [--layout 0|1]
  *     MODE: first | last | middle | random | nowrite | edge | tail |
  *           tagmask | tagmask-open | src-after | src-before | dst-after |
  *           dst-before | skip | skip-after | skip-before
@@ -31,6 +31,10 @@
  *                    at random
  *     --page K       the boundary the page modes fault (the driver's
  *                    fault_page = K after it, -K before it; default 1)
+ *     --layout 0|1   the driver's fault_layout while faulting: 0 (default)
+ *                    the CTR-only and gcm_base messages by their counter,
+ *                    1 every request from its first byte (the ECB
+ *                    composition's requests: its counter blocks)
  *
  * Six keys are verified on the engine with the driver healthy; then the
  * driver gets the fault (fault_after = 0) and MESSAGES messages (4-32 KiB,
@@ -178,9 +182,10 @@ static int enabled_with(const char *st, const char *kalg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: eip93-integrity-check MODE [MESSAGES] [--expect KALG] "
-			"[--backend afalg|cryptodev] [--tag-check N] [--warm W] [--aad N] "
-			"[--in-off N] [--out-off N] [--in-place 0|1] [--page K]\nMODE:");
+	fprintf(stderr,
+		"usage: eip93-integrity-check MODE [MESSAGES] [--expect KALG] "
+		"[--backend afalg|cryptodev] [--tag-check N] [--warm W] [--aad N] "
+		"[--in-off N] [--out-off N] [--in-place 0|1] [--page K] [--layout 0|1]\nMODE:");
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(stderr, " %s", modes[i].name);
 	fputc('\n', stderr);
@@ -194,7 +199,7 @@ int main(int argc, char **argv)
 	struct key keys[KEYS];
 	int after_fault[KEYS] = { 0 }, bad = 0, ctr_only, systematic, sampled_tag, flips, argi = 2;
 	long nmsg = 400, warm = 0, tag_check = TAG_CHECK_DEFAULT, f0, f1, wrong = 0, refused = 0,
-	     wtags = 0, late = 0, page = 1;
+	     wtags = 0, late = 0, page = 1, layout = 0;
 	uint64_t e0, e1, d0, d1, sf0, sf1;
 	unsigned long long wbytes = 0, plain = 0, stale = 0, canaries = 0;
 	char st[256], kalg[128], tc[96], tcn[24], lays[80], label[48];
@@ -228,13 +233,15 @@ int main(int argc, char **argv)
 			lay.in_place = (int)strtol(val, NULL, 10);
 		else if (val != NULL && strcmp(opt, "--page") == 0)
 			page = strtol(val, NULL, 10);
+		else if (val != NULL && strcmp(opt, "--layout") == 0)
+			layout = strtol(val, NULL, 10);
 		else
 			m = NULL;
 	}
 	if (m == NULL || nmsg <= 0 || tag_check <= 0 || warm < 0 || warm > 1000 ||
 	    lay.aad > INTEGRITY_MAXAAD || lay.in_off >= INTEGRITY_PAGE ||
 	    lay.out_off >= INTEGRITY_PAGE || lay.in_place < -1 || lay.in_place > 1 || page < 1 ||
-	    page > 64 ||
+	    page > 64 || layout < 0 || layout > 1 ||
 	    (backend != NULL && strcmp(backend, "afalg") != 0 &&
 	     strcmp(backend, "cryptodev") != 0)) {
 		usage();
@@ -267,7 +274,8 @@ int main(int argc, char **argv)
 		       m->name, kalg, road, backend, st);
 		return 1;
 	}
-	ctr_only = strncmp(kalg, "ctr(", 4) == 0;
+	/* Composed here (tags never from the engine): CTR-only, and the ECB composition. */
+	ctr_only = strncmp(kalg, "ctr(", 4) == 0 || strncmp(kalg, "ecb(", 4) == 0;
 	snprintf(tcn, sizeof(tcn), "%ld", tag_check);
 	snprintf(tc, sizeof(tc), ", tag-check %s%s", tcn,
 		 warm ? ", faults past each key's first tags" : "");
@@ -307,7 +315,8 @@ int main(int argc, char **argv)
 	d0 = counter("eip93-engine-faults");
 	sf0 = redone();
 	if (!knob_set("fault_block", m->block) || !knob_set("fault_page", m->page * page) ||
-	    !knob_set("fault_after", 0) || !knob_set("fault", m->fault)) {
+	    !knob_set("fault_layout", layout) || !knob_set("fault_after", 0) ||
+	    !knob_set("fault", m->fault)) {
 		printf("not ok - arming the fault\n");
 		return 1;
 	}
@@ -342,6 +351,7 @@ int main(int argc, char **argv)
 		canaries += o.canary_blocks;
 	}
 	knob_set("fault", 0);
+	knob_set("fault_layout", 0);
 	f1 = knob_get("faults");
 	e1 = counter("eip93-engine-messages");
 	d1 = counter("eip93-engine-faults");
