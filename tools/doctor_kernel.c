@@ -163,7 +163,12 @@ static void try_row(const struct eip93_engine_row *row, const struct eip93_soc *
 static void ghash(const struct eip93_soc *soc, const struct eip93_soc_comp *bound)
 {
 	doctor_fact("GHASH", "%s", bound->ghash);
-	if (bound->kind == EIP93_COMP_GCM_GENERIC)
+	if (bound->kind == EIP93_COMP_GCM_GENERIC && soc->arch != EIP93_ARCH_AARCH64)
+		doctor_advise("the kernel's GCM uses its table GHASH in C here (%s has no GHASH "
+			      "instructions); the CTR-only composition (GHASH in libcrypto) is the "
+			      "gate's first choice: the calibration measures both",
+			      eip93_arch_name(soc->arch));
+	else if (bound->kind == EIP93_COMP_GCM_GENERIC)
 		doctor_advise("no NEON GHASH here, so the kernel's GCM uses the table "
 			      "GHASH (ghash-generic): about 39 cycles/byte on a %s, "
 			      "more than OpenSSL's whole software AES-GCM, so the calibration "

@@ -94,7 +94,7 @@ static const char *dt_matches(char *buf, size_t n)
 static int check_dt(void)
 {
 	unsigned char buf[EIP93_DT_MAX];
-	char desc[512], names[160], list[256];
+	char desc[512], names[256], list[512];
 	const struct eip93_soc *soc;
 	const char *path;
 	size_t len = 0;
@@ -117,6 +117,13 @@ static int check_dt(void)
 	switch (tools_soc_classify(buf, len, &soc)) {
 	case EIP93_DT_MATCH:
 		doctor_fact("verdict", "%s: yes", soc->name);
+		doctor_fact("SoC", "%s: %s, engine modes %s (%s)", soc->title, soc->core,
+			    soc->modes, soc->driver);
+		if (soc->calibrated_only)
+			doctor_advise("on the %s the engine stays off until this box's own "
+				      "calibration says it wins: run eip93-doctor calibrate (it "
+				      "measures %s against software and writes the window)",
+				      soc->short_name, soc->comps[0].kalg);
 		return 1;
 	case EIP93_DT_EXCLUDED:
 		doctor_fact("verdict", "%s: excluded", soc->excluded_name);
@@ -361,9 +368,8 @@ static int check_provider(void)
 		else if (strstr(calib, ": off (") != NULL)
 			doctor_advise(
 				"the calibration measured software faster at every size, so the "
-				"engine stays off (numbers above); after loading ghash-ce or "
-				"changing "
-				"the kernel, run eip93-doctor calibrate again");
+				"engine stays off (numbers above); after changing the kernel (or "
+				"loading ghash-ce on arm64), run eip93-doctor calibrate again");
 	}
 	if (from_config && enabled)
 		check_preferred();
