@@ -40,19 +40,19 @@ static const char *const an7581_exclude[] = { "airoha,an7583", "airoha,en7583", 
  * unnamed: where the engine has AES-CTR, that is the one to use.
  */
 static const struct eip93_soc_comp an7581_comps[] = {
-	{ EIP93_CTR, EIP93_COMP_CTR, CTR_GHASH, "bind skcipher (CTR)", "cdev session (CTR)", 0 },
-	{ EIP93_GCM("ghash-neon"), EIP93_COMP_GCM_NEON,
+	{ EIP93_CTR, EIP93_COMP_CTR, 0, CTR_GHASH, "bind skcipher (CTR)", "cdev session (CTR)" },
+	{ EIP93_GCM("ghash-neon"), EIP93_COMP_GCM_NEON, 0,
 	  "GHASH: ghash-neon (NEON, about 4x the table GHASH on a Cortex-A53)", "bind aead (NEON)",
-	  "cdev session (NEON)", 0 },
-	{ EIP93_GCM("ghash-generic"), EIP93_COMP_GCM_GENERIC,
+	  "cdev session (NEON)" },
+	{ EIP93_GCM("ghash-generic"), EIP93_COMP_GCM_GENERIC, 0,
 	  "GHASH: ghash-generic (table GHASH: slow on this CPU; load ghash-ce for ghash-neon: "
 	  "modprobe ghash-ce)",
-	  "bind aead", "cdev session", 0 },
-	{ EIP93_GCM("ghash-lib"), EIP93_COMP_GCM_LIB,
+	  "bind aead", "cdev session" },
+	{ EIP93_GCM("ghash-lib"), EIP93_COMP_GCM_LIB, 0,
 	  "GHASH: ghash-lib (the kernel's GHASH library, NEON on arm64)", "bind aead (retry)",
-	  "cdev session (lib)", 0 },
-	{ EIP93_ECB, EIP93_COMP_ECB, ECB_GHASH("tags never come from it"), "bind skcipher (ECB)",
-	  "cdev session (ECB)", 1 },
+	  "cdev session (lib)" },
+	{ EIP93_ECB, EIP93_COMP_ECB, 1, ECB_GHASH("tags never come from it"), "bind skcipher (ECB)",
+	  "cdev session (ECB)" },
 };
 
 static const struct eip93_soc an7581 = {
@@ -80,15 +80,15 @@ static const char *const mt7621_match[] = { "mediatek,mt7621-soc", NULL };
 
 /* The same engine and driver: no NEON on MIPS, so no ghash-neon. */
 static const struct eip93_soc_comp mt7621_comps[] = {
-	{ EIP93_CTR, EIP93_COMP_CTR, CTR_GHASH, "bind skcipher (CTR)", "cdev session (CTR)", 0 },
-	{ EIP93_GCM("ghash-generic"), EIP93_COMP_GCM_GENERIC,
+	{ EIP93_CTR, EIP93_COMP_CTR, 0, CTR_GHASH, "bind skcipher (CTR)", "cdev session (CTR)" },
+	{ EIP93_GCM("ghash-generic"), EIP93_COMP_GCM_GENERIC, 0,
 	  "GHASH: ghash-generic (the kernel's table GHASH in C: MIPS has no GHASH instructions)",
-	  "bind aead", "cdev session", 0 },
-	{ EIP93_GCM("ghash-lib"), EIP93_COMP_GCM_LIB,
+	  "bind aead", "cdev session" },
+	{ EIP93_GCM("ghash-lib"), EIP93_COMP_GCM_LIB, 0,
 	  "GHASH: ghash-lib (the kernel's GHASH library, C on MIPS)", "bind aead (retry)",
-	  "cdev session (lib)", 0 },
-	{ EIP93_ECB, EIP93_COMP_ECB, ECB_GHASH("tags never come from it"), "bind skcipher (ECB)",
-	  "cdev session (ECB)", 1 },
+	  "cdev session (lib)" },
+	{ EIP93_ECB, EIP93_COMP_ECB, 1, ECB_GHASH("tags never come from it"), "bind skcipher (ECB)",
+	  "cdev session (ECB)" },
 };
 
 static const struct eip93_soc mt7621 = {
@@ -112,8 +112,8 @@ static const struct eip93_soc mt7621 = {
 static const char *const cesa_match[] = { "marvell,armada370", "marvell,armadaxp",
 					  "marvell,armada375", "marvell,armada380", NULL };
 static const struct eip93_soc_comp cesa_comps[] = {
-	{ "mv-ecb-aes", EIP93_COMP_ECB, ECB_GHASH("the CESA has no AES-CTR"), "bind skcipher (ECB)",
-	  "cdev session (ECB)", 0 },
+	{ "mv-ecb-aes", EIP93_COMP_ECB, 0, ECB_GHASH("the CESA has no AES-CTR"),
+	  "bind skcipher (ECB)", "cdev session (ECB)" },
 };
 
 static const struct eip93_soc cesa = {
@@ -135,12 +135,12 @@ static const struct eip93_soc cesa = {
 /* --------------------------------------------------------- Qualcomm IPQ40xx QCE */
 static const char *const qce_match[] = { "qcom,ipq4018", "qcom,ipq4019", NULL };
 static const struct eip93_soc_comp qce_comps[] = {
-	{ "ctr-aes-qce", EIP93_COMP_CTR, CTR_GHASH, "bind skcipher (CTR)", "cdev session (CTR)",
-	  0 },
-	{ "gcm_base(ctr-aes-qce,ghash-generic)", EIP93_COMP_GCM_GENERIC,
-	  "GHASH: ghash-generic (the kernel's table GHASH in C)", "bind aead", "cdev session", 0 },
-	{ "ecb-aes-qce", EIP93_COMP_ECB, ECB_GHASH("tags never come from it"),
-	  "bind skcipher (ECB)", "cdev session (ECB)", 0 },
+	{ "ctr-aes-qce", EIP93_COMP_CTR, 0, CTR_GHASH, "bind skcipher (CTR)",
+	  "cdev session (CTR)" },
+	{ "gcm_base(ctr-aes-qce,ghash-generic)", EIP93_COMP_GCM_GENERIC, 0,
+	  "GHASH: ghash-generic (the kernel's table GHASH in C)", "bind aead", "cdev session" },
+	{ "ecb-aes-qce", EIP93_COMP_ECB, 0, ECB_GHASH("tags never come from it"),
+	  "bind skcipher (ECB)", "cdev session (ECB)" },
 };
 
 static const struct eip93_soc qce = {
@@ -164,8 +164,8 @@ static const struct eip93_soc qce = {
 /* ---------------------------------------------------- Allwinner H3 sun8i-ce */
 static const char *const h3_match[] = { "allwinner,sun8i-h3", NULL };
 static const struct eip93_soc_comp h3_comps[] = {
-	{ "ecb-aes-sun8i-ce", EIP93_COMP_ECB, ECB_GHASH("the crypto engine has no AES-CTR"),
-	  "bind skcipher (ECB)", "cdev session (ECB)", 0 },
+	{ "ecb-aes-sun8i-ce", EIP93_COMP_ECB, 0, ECB_GHASH("the crypto engine has no AES-CTR"),
+	  "bind skcipher (ECB)", "cdev session (ECB)" },
 };
 
 static const struct eip93_soc h3 = {
@@ -187,8 +187,8 @@ static const struct eip93_soc h3 = {
 /* ------------------------------------------------------------- SpacemiT K1 */
 static const char *const k1_match[] = { "spacemit,k1-x", "spacemit,k1", NULL };
 static const struct eip93_soc_comp k1_comps[] = {
-	{ "__driver-ecb-aes-spacemit-ce1", EIP93_COMP_ECB, ECB_GHASH("the engine has no AES-CTR"),
-	  "bind skcipher (ECB)", "cdev session (ECB)", 0 },
+	{ "__driver-ecb-aes-spacemit-ce1", EIP93_COMP_ECB, 0,
+	  ECB_GHASH("the engine has no AES-CTR"), "bind skcipher (ECB)", "cdev session (ECB)" },
 };
 
 static const struct eip93_soc k1 = {

@@ -20,10 +20,10 @@
 struct eip93_soc_comp {
 	const char *kalg;	   /* the kernel algorithm, as AF_ALG and /dev/crypto name it */
 	enum eip93_comp_kind kind; /* what it is (engine/engine.h) */
-	const char *ghash;	   /* what its GHASH means on this SoC's CPU */
-	const char *bind_label;	   /* eip93-doctor's AF_ALG line label */
-	const char *cdev_label;	   /* eip93-doctor's /dev/crypto line label */
-	int forced; /* tried only when kernel-algorithm (or the calibration) names it */
+	int forced;		/* tried only when kernel-algorithm (or the calibration) names it */
+	const char *ghash;	/* what its GHASH means on this SoC's CPU */
+	const char *bind_label; /* eip93-doctor's AF_ALG line label */
+	const char *cdev_label; /* eip93-doctor's /dev/crypto line label */
 };
 
 /* The engine's AES modes, as the driver registers them. */
