@@ -16,7 +16,6 @@
 #include <strings.h>
 
 #include "../detect/detect.h"
-#include "gate_board.h"
 
 #define off eip93_gate_off
 

@@ -5,7 +5,7 @@
  * row's CPU rule (its architecture without AES instructions), the kernel's
  * and OpenSSL's FIPS mode.  detect/ reads the facts; the words are here.
  */
-#include "gate_board.h"
+#include "gate.h"
 
 #include <errno.h>
 #include <stdio.h>
