@@ -93,7 +93,10 @@ test/rig/prepare.sh --kernel mipsel "$mipsel_cache"
 cmake -S . -B build-mipsel -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mipsel.cmake \
   -DEIP93_SYSROOT="$mipsel_cache/user/sysroot" -DEIP93_GUEST_TESTS=ON >/dev/null
 cmake --build build-mipsel -j"$jobs"
-ctest --test-dir build-mipsel --output-on-failure -j"$jobs" -L 'host|mipsel'
+# EIP93_MIPSEL_EXCLUDE: a CTest -E regex of host tests to leave out of this
+# stage (none by default; test/mipsel/README.md has each test's time).
+ctest --test-dir build-mipsel --output-on-failure -j"$jobs" -L 'host|mipsel' \
+  ${EIP93_MIPSEL_EXCLUDE:+-E "$EIP93_MIPSEL_EXCLUDE"}
 
 stage "clang build and host tests"
 cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \

@@ -8,10 +8,10 @@
 #   the host kernel has no binfmt_misc entry for MIPS):
 #     calib_host (test/calib/host.sh), cdev_diff* (test/cryptodev/host-diff.sh),
 #     pages_integrity (test/pages/pages.sh), skc_vectors_fake
-#     (test/harness/skc-vectors-host.sh)
+#     (test/harness/skc-vectors-host.sh), soc_rows (test/soc/rows.sh)
 # - too slow under the emulator: cdev_race (12,000 probes and 8,000 racing
 #   closes, ~25 s natively) exceeds its 300 s timeout under qemu-user.
-set(MIPSEL_NOT_RUN_SCRIPT calib_host pages_integrity skc_vectors_fake)
+set(MIPSEL_NOT_RUN_SCRIPT calib_host pages_integrity skc_vectors_fake soc_rows)
 set(MIPSEL_NOT_RUN_SLOW cdev_race)
 get_property(mipsel_tests DIRECTORY PROPERTY TESTS)
 set(mipsel_disabled)
