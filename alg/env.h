@@ -69,11 +69,18 @@ struct eip93_alg_env {
  */
 #define EIP93_ENGINE_MAX_FAULTS 8
 
-/* eip93_env_kalg() - the kernel algorithm a key of @mode opens on ("": none). */
+/*
+ * eip93_env_kalg() - the kernel algorithm a key of @mode opens on ("": none;
+ * no cipher's keys open on AES-ECB alone: it serves AES-GCM's ECB composition).
+ */
 static inline const char *eip93_env_kalg(const struct eip93_alg_env *env,
 					 enum eip93_engine_mode mode)
 {
-	return mode == EIP93_EMODE_AEAD ? env->kalg : env->skc_kalg[mode - EIP93_EMODE_CTR];
+	if (mode == EIP93_EMODE_AEAD)
+		return env->kalg;
+	if (mode != EIP93_EMODE_CTR && mode != EIP93_EMODE_CBC)
+		return "";
+	return env->skc_kalg[mode - EIP93_EMODE_CTR];
 }
 
 /* eip93_alg_env_free() - release what the cipher core cached in @env (ctx.c). */

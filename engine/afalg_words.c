@@ -45,7 +45,7 @@ const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restri
 	const int *err = t->err;
 	const char *d = t->driver_ctr;
 	int ctr_only_refused = err[EIP93_COMP_CTR] == ENOTSUP || err[EIP93_COMP_ECB] == ENOTSUP;
-	int major, minor, v72, all_afns = 1, all_noent = 1;
+	int major, minor, v72, all_afns = 1, all_noent = 1, tried = 0;
 
 	/* Only the kinds tried speak (0: not tried, as none bound); a composed one refused. */
 	for (int i = 0; i < EIP93_NCOMP_KINDS; i++)
@@ -62,6 +62,11 @@ const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restri
 	for (int i = 0; i < EIP93_NCOMP_KINDS; i++) {
 		all_afns &= err[i] == 0 || err[i] == EAFNOSUPPORT;
 		all_noent &= err[i] == 0 || err[i] == ENOENT;
+		tried |= err[i] != 0;
+	}
+	if (!tried) {
+		snprintf(buf, n, "no composition of %s was tried", d);
+		return buf;
 	}
 	v72 = release_version(t->release, &major, &minor) &&
 	      (major > 7 || (major == 7 && minor >= 2));
@@ -87,6 +92,9 @@ const char *eip93_afalg_why_facts(const struct eip93_engine_tries *t, int restri
 	else if (major >= 7 && minor >= 1 && err[EIP93_COMP_GCM_LIB] != 0)
 		snprintf(buf, n,
 			 "Linux 7.1+: only ghash-lib is a valid GHASH name, and it does not bind");
+	else if (err[EIP93_COMP_CTR] == 0 && err[EIP93_COMP_ECB] != 0 &&
+		 err[EIP93_COMP_ECB] != ENOTSUP) /* an engine without AES-CTR: its ECB alone */
+		snprintf(buf, n, "%s does not bind as an skcipher (algif_skcipher missing?)", d);
 	else if (err[EIP93_COMP_CTR] != 0 && err[EIP93_COMP_CTR] != ENOTSUP &&
 		 err[EIP93_COMP_GCM_GENERIC] == ENOENT && err[EIP93_COMP_GCM_LIB] == ENOENT)
 		snprintf(buf, n,

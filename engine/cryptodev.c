@@ -461,7 +461,8 @@ static int cd_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *
 /*
  * One CIOCCRYPT, in place or not: AES-CTR from the counter block m->iv
  * (asked as an encryption whatever it serves), AES-CBC from the chaining
- * value m->iv in the direction @enc.
+ * value m->iv in the direction @enc, AES-ECB (no IV: m->iv NULL) as an
+ * encryption.
  */
 static int cd_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {

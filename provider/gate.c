@@ -276,6 +276,17 @@ static int gate_kernel(const struct eip93_gate_input *in, struct eip93_gate *g, 
 	int dead[EIP93_NENGINES] = { 0 }, used[EIP93_NENGINES] = { 0 };
 	size_t n;
 
+	if (in->cfg->kalg[0] != '\0' && eip93_soc_comp(g->soc, in->cfg->kalg) == NULL) {
+		char list[400] = "";
+		size_t len = 0;
+
+		for (size_t i = 0; i < g->soc->ncomps && len < sizeof(list); i++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						i ? ", " : "", g->soc->comps[i].kalg);
+		off(g, "kernel-algorithm = %s in config is not one of the %s's compositions (%s)",
+		    in->cfg->kalg, g->soc->short_name, list);
+		return 0;
+	}
 	memset(&t, 0, sizeof(t));
 	t.nrows = gate_rows(in, t.rows);
 	if (t.nrows == 0) {
@@ -471,9 +482,14 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 		return;
 	if (out->calib_state == EIP93_GATE_CALIB_CURRENT)
 		gate_calib(in, out);
-	/* A row off until calibrated: only the box's calibration, or kernel-algorithm, opens it. */
+	/*
+	 * A row off until calibrated: only the box's calibration saying the
+	 * engine wins (its window, or min-size/max-size over it), or
+	 * kernel-algorithm, opens it.
+	 */
 	if (out->enabled && out->soc->calibrated_only &&
-	    out->calib_state != EIP93_GATE_CALIB_APPLIED && in->cfg->kalg[0] == '\0') {
+	    out->calib_state != EIP93_GATE_CALIB_APPLIED &&
+	    out->calib_state != EIP93_GATE_CALIB_CONFIG && in->cfg->kalg[0] == '\0') {
 		char bound[sizeof(out->kalg)];
 
 		snprintf(bound, sizeof(bound), "%s", out->kalg);

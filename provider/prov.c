@@ -294,8 +294,9 @@ static void activation_notice(struct eip93_alg_env *env)
 	 * /dev/crypto names itself in the same place.  It stays so whatever
 	 * cipher's key comes first (AES-CTR and AES-CBC: eip93-status).
 	 */
-	fprintf(stderr, "eip93: %s AES-GCM hybrid backend enabled (%s CTR + CPU GHASH) via %s\n",
-		p->gate.soc->short_name, p->gate.row->road, env->kalg);
+	fprintf(stderr, "eip93: %s AES-GCM hybrid backend enabled (%s %s + CPU GHASH) via %s\n",
+		p->gate.soc->short_name, p->gate.row->road,
+		eip93_engine_kalg_mode(env->kalg) == EIP93_EMODE_ECB ? "ECB" : "CTR", env->kalg);
 }
 
 static const OSSL_ALGORITHM *eip93_query(void *provctx, int operation_id, int *no_cache)

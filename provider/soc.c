@@ -211,7 +211,9 @@ static const struct eip93_soc k1 = {
 const struct eip93_soc *const eip93_socs[] = { &an7581, &mt7621, &cesa, &qce, &h3, &k1 };
 const size_t eip93_nsocs = sizeof(eip93_socs) / sizeof(eip93_socs[0]);
 
-_Static_assert(sizeof(an7581_comps) / sizeof(an7581_comps[0]) <= EIP93_SOC_MAX_COMPS,
+#define FITS(comps) (sizeof(comps) / sizeof((comps)[0]) <= EIP93_SOC_MAX_COMPS)
+_Static_assert(FITS(an7581_comps) && FITS(mt7621_comps) && FITS(cesa_comps) && FITS(qce_comps) &&
+		       FITS(h3_comps) && FITS(k1_comps),
 	       "EIP93_SOC_MAX_COMPS holds every row's compositions");
 
 /* Every row's compositions, each once (the first four: the AN7581's as before). */

@@ -136,7 +136,9 @@ static void try_row(const struct eip93_engine_row *row, const struct eip93_soc *
 		char d[128] = "";
 		int e;
 
-		if (kalg[0] != '\0' && strcmp(kalg, c->kalg) != 0)
+		/* As the gate: kernel-algorithm's alone; a forced one only when named. */
+		if ((kalg[0] != '\0' && strcmp(kalg, c->kalg) != 0) ||
+		    (kalg[0] == '\0' && c->forced))
 			continue;
 		e = -row->probe(c->kalg, d, sizeof(d));
 		t->err[c->kind] = e;
@@ -185,8 +187,9 @@ static void ghash(const struct eip93_soc *soc, const struct eip93_soc_comp *boun
 static void afalg_advice(const struct eip93_soc *soc, const int err[EIP93_NCOMP_KINDS], int driver)
 {
 	const char *ctr = eip93_soc_engine_alg(soc);
+	int first = err[soc->comps[0].kind]; /* the row's first composition: CTR-only, or ECB */
 
-	if (err[EIP93_COMP_CTR] == EAFNOSUPPORT)
+	if (first == EAFNOSUPPORT)
 		doctor_advise("the kernel has no AF_ALG: load af_alg and algif_skcipher (and "
 			      "algif_aead for the kernel's AES-GCM compositions) (OpenWrt: "
 			      "kmod-crypto-user; Debian: modprobe algif_skcipher algif_aead)");
@@ -200,17 +203,17 @@ static void afalg_advice(const struct eip93_soc *soc, const int err[EIP93_NCOMP_
 			      soc->package != NULL ? soc->package
 						   : "built into the target's kernel",
 			      soc->package != NULL ? ", then modprobe it or reboot" : "");
-	else if (err[EIP93_COMP_CTR] == ENOTSUP)
+	else if (first == ENOTSUP)
 		doctor_advise("this libcrypto's GCM code failed the composition's self-test, so it "
-			      "cannot be composed with the engine's AES-CTR (%s): report it with "
+			      "cannot be composed with the engine's AES (%s): report it with "
 			      "`openssl version -a`; a kernel AES-GCM composition (gcm_base) "
 			      "is the way meanwhile",
 			      ctr);
-	else if (err[EIP93_COMP_CTR] != 0)
+	else if (first != 0)
 		doctor_advise("%s is registered but does not bind as an skcipher: load "
 			      "AF_ALG's skcipher type (modprobe algif_skcipher; OpenWrt: "
-			      "kmod-crypto-user) - the CTR-only composition needs nothing else",
-			      ctr);
+			      "kmod-crypto-user) - the %s composition needs nothing else",
+			      ctr, soc->comps[0].kind == EIP93_COMP_ECB ? "ECB" : "CTR-only");
 }
 
 /* The ghash-neon line: is the NEON kind's GHASH registered (no line when the SoC has none)? */

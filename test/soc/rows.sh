@@ -11,9 +11,12 @@
 # every answer of the ECB composition they get against the default
 # provider); a CPU with AES instructions or another architecture keeps each
 # row off.
-# usage: rows.sh DOCTOR HOOKS_MODULE_DIR
+# Then AES-GCM messages through each of those rows' compositions
+# (eip93-lengths: every length of a range sealed and opened against the
+# default provider), the ECB composition on the ECB-only engines among them.
+# usage: rows.sh DOCTOR HOOKS_MODULE_DIR LENGTHS
 set -euo pipefail
-doctor=$1 hooks=$2
+doctor=$1 hooks=$2 lengths=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -113,6 +116,38 @@ for c in "Armada|$a38|arm|mv-ecb-aes" "IPQ40xx|$ipq|arm|ctr-aes-qce" "H3|$h3|arm
   expect "$name, calibrated: the engine wins" "$file" "$cpu" "enabled: $comp; window 2048-65536 bytes (calibration)"
   conf "calibration-file = $tmp/$name-off.cal"
   expect "$name, calibrated: software wins" "$file" "$cpu" "disabled: calibration ("
+  conf "calibration-file = $tmp/$name-on.cal" "min-size = 4096" "max-size = 32768"
+  expect "$name, calibrated, min-size/max-size in config" "$file" "$cpu" \
+    "enabled: $comp; window 4096-32768 bytes (config)"
+  sed 's/^kernel-release = .*/kernel-release = 0.0.0-other/' "$tmp/$name-on.cal" >"$tmp/$name-stale.cal"
+  conf "calibration-file = $tmp/$name-stale.cal"
+  g=$(status "$file" "$cpu")
+  [[ "$g" == "disabled: "*"stays off until this box's calibration says it wins"*"stale: ignored"* ]] &&
+    ok "$name, a stale calibration: off until calibrated, the staleness named" || bad "$name, stale: '$g'"
+done
+
+echo "# kernel-algorithm names another row's composition: off, the row's named"
+conf "kernel-algorithm = mv-ecb-aes"
+expect "AN7581 with mv-ecb-aes" "$an" aarch64 \
+  "disabled: kernel-algorithm = mv-ecb-aes in config is not one of the AN7581's compositions (ctr(aes-eip93), "
+conf "kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-neon)"
+expect "MT7621 with ghash-neon" "$mt" mips \
+  "disabled: kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-neon) in config is not one of the MT7621's"
+
+echo "# AES-GCM messages through each row's compositions, against the default provider"
+for c in "AN7581|$an|aarch64|ecb(aes-eip93)|0|20000" "MT7621|$mt|mips|ctr(aes-eip93)|0|6000" \
+  "Armada|$a38|arm|mv-ecb-aes|0|6000" "IPQ40xx|$ipq|arm|ctr-aes-qce|0|3000" \
+  "IPQ40xx|$ipq|arm|ecb-aes-qce|0|3000" "H3|$h3|arm|ecb-aes-sun8i-ce|0|6000" \
+  "K1|$k1|riscv64|__driver-ecb-aes-spacemit-ce1|60000|66000"; do
+  IFS='|' read -r name file cpu comp lo hi <<<"$c"
+  conf "kernel-algorithm = $comp" "min-size = 16" "max-size = 65536"
+  if out=$(EIP93_TEST_DT_PATH=$file EIP93_TEST_CPU=$cpu OPENSSL_CONF=$tmp/eip93.cnf \
+    "$lengths" --from "$lo" --to "$hi" --expect-gate "enabled: $comp" 2>&1); then
+    ok "$name: $comp, every length $lo-$hi equal to the default provider ($(grep -o '[0-9]* seals and opens, [0-9]* engine messages' <<<"$out"))"
+  else
+    bad "$name: $comp, lengths $lo-$hi"
+    tail -5 <<<"$out"
+  fi
 done
 
 echo "$pass passed, $fail failed"
