@@ -64,13 +64,18 @@ set(ENV{PKG_CONFIG_PATH} "")
 find_program(PKG_CONFIG_EXECUTABLE NAMES pkg-config pkgconf REQUIRED)
 set(PKG_CONFIG_EXECUTABLE ${PKG_CONFIG_EXECUTABLE} CACHE FILEPATH "pkg-config (reads the sysroot's .pc files)" FORCE)
 # The modules directory as the target sees it: pkg-config with
-# PKG_CONFIG_SYSROOT_DIR prefixes it with the sysroot, so ask without it.
-if(NOT DEFINED CACHE{EIP93_MODULESDIR})
+# PKG_CONFIG_SYSROOT_DIR prefixes it with the sysroot, so ask without it (and
+# replace a cached value that has the sysroot's prefix).
+set(eip93_prefixed -1)
+if(DEFINED CACHE{EIP93_MODULESDIR})
+  string(FIND "$CACHE{EIP93_MODULESDIR}" "${EIP93_SYSROOT}/" eip93_prefixed)
+endif()
+if(NOT DEFINED CACHE{EIP93_MODULESDIR} OR eip93_prefixed EQUAL 0)
   execute_process(COMMAND env -u PKG_CONFIG_SYSROOT_DIR ${PKG_CONFIG_EXECUTABLE} --variable=modulesdir libcrypto
                   OUTPUT_VARIABLE eip93_modulesdir OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE eip93_rc)
   if(eip93_rc EQUAL 0 AND eip93_modulesdir)
     set(EIP93_MODULESDIR "${eip93_modulesdir}" CACHE PATH
-        "Where eip93.so is installed (the target's OpenSSL modules directory)")
+        "Where eip93.so is installed (the target's OpenSSL modules directory)" FORCE)
   endif()
 endif()
 set(CMAKE_FIND_ROOT_PATH ${EIP93_SYSROOT})
