@@ -493,9 +493,10 @@ void eip93_gate_decide(const struct eip93_gate_input *in, struct eip93_gate *out
 		char bound[sizeof(out->kalg)];
 
 		snprintf(bound, sizeof(bound), "%s", out->kalg);
+		/* (the calibration's own words follow in the status: gate_texts()) */
 		off(out,
 		    "%s: the engine (%s; %s binds) stays off until this box's calibration says it "
-		    "wins: run eip93-doctor calibrate (calibration: %s)",
-		    out->soc->name, out->soc->modes, bound, out->calib);
+		    "wins: run eip93-doctor calibrate",
+		    out->soc->name, out->soc->modes, bound);
 	}
 }
