@@ -202,9 +202,11 @@ static int check_cpu(void)
 	aes = eip93_cpu_facts_aes(&cpu);
 	if (aes != 0) {
 		doctor_fact("verdict", "%s",
-			    aes == 1 ? "the CPU has AES instructions"
-				     : "cannot tell whether the CPU has AES "
-				       "instructions (/proc/cpuinfo isa)");
+			    aes != 1 ? "cannot tell whether the CPU has AES instructions "
+				       "(/proc/cpuinfo isa)"
+			    : cpu.arch == EIP93_ARCH_RISCV
+				    ? "the CPU has the RISC-V AES extensions"
+				    : "the CPU has the ARMv8 AES instructions");
 		doctor_advise("with AES instructions software AES is faster than the engine: "
 			      "eip93 stays off by design (the %s's cores have none)",
 			      soc->short_name);
