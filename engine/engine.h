@@ -195,7 +195,35 @@ struct eip93_engine_ops {
 	int (*skc)(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc);
 	/* Sockets (or their stand-ins) this process holds now, for the cap. */
 	unsigned int (*resources)(void);
+	/*
+	 * Keystream ahead (docs/design.md "Keystream ahead"), on a key opened
+	 * on AES-CTR; NULL where the road has no asynchronous request (the
+	 * caller then takes the synchronous path).  At most one is outstanding
+	 * per key.
+	 * ahead_start: start the AES-CTR keystream (the encryption of zeros)
+	 *   of @len bytes (whole blocks, at most EIP93_AHEAD_MAX) from the
+	 *   counter block @cb (EIP93_ENGINE_CTRBLK bytes), and return without
+	 *   waiting for it: 0, -EBUSY (one is outstanding), or -errno.  @enc is
+	 *   the direction the message it is for serves (fault plans only).
+	 * ahead_wait: wait for it (at most the key's timeout): 0 and *@ks the
+	 *   backend's buffer holding it (@len bytes; a block the engine did not
+	 *   write is zero), the page phases of the buffers the engine touched
+	 *   added to @pg (may be NULL); -ENOENT when none is outstanding (a
+	 *   forked child's key, a key closed and opened again), or -errno.  The
+	 *   buffer is the caller's to read (and XOR from) until ahead_drop,
+	 *   the next ahead_start or key_close.
+	 * ahead_drop: wait for one outstanding, cleanse the buffer; idempotent.
+	 *   key_close drops.  The buffer never reaches a forked child.
+	 */
+	int (*ahead_start)(struct eip93_engine_key *k, const unsigned char *cb, size_t len,
+			   int enc);
+	int (*ahead_wait)(struct eip93_engine_key *k, unsigned char **ks,
+			  struct eip93_engine_pages *pg);
+	void (*ahead_drop)(struct eip93_engine_key *k);
 };
+
+/* Keystream ahead: the longest keystream one request computes ahead. */
+#define EIP93_AHEAD_MAX 65536u
 
 /* eip93_engine_key_init() - a closed key of any backend. */
 static inline void eip93_engine_key_init(struct eip93_engine_key *k)
