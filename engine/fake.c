@@ -56,11 +56,16 @@ static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct eip93_fake_plan plan; /* site NONE: no faults */
 static unsigned long site_calls;    /* calls at plan.site since the plan was set */
 static int plan_from_env_done;
-static atomic_ulong n_probes, n_opens, n_seals, n_unseals, n_ctrs, n_faults, n_keys;
+static atomic_ulong n_probes, n_opens, n_seals, n_unseals, n_ctrs, n_aheads, n_faults, n_keys;
 
 void eip93_fake_count_skc(void)
 {
 	atomic_fetch_add(&n_ctrs, 1);
+}
+
+void eip93_fake_count_ahead(void)
+{
+	atomic_fetch_add(&n_aheads, 1);
 }
 
 void eip93_fake_set_plan(const struct eip93_fake_plan *p)
@@ -76,6 +81,7 @@ void eip93_fake_set_plan(const struct eip93_fake_plan *p)
 	atomic_store(&n_seals, 0);
 	atomic_store(&n_unseals, 0);
 	atomic_store(&n_ctrs, 0);
+	atomic_store(&n_aheads, 0);
 	eip93_fake_bugs_reset();
 	atomic_store(&n_faults, 0);
 	pthread_mutex_unlock(&plan_lock);
@@ -88,6 +94,7 @@ void eip93_fake_get_stats(struct eip93_fake_stats *s)
 	s->seals = atomic_load(&n_seals);
 	s->unseals = atomic_load(&n_unseals);
 	s->ctrs = atomic_load(&n_ctrs);
+	s->aheads = atomic_load(&n_aheads);
 	s->faults = atomic_load(&n_faults);
 	s->open_keys = atomic_load(&n_keys);
 }
@@ -130,7 +137,8 @@ static int set_num(struct eip93_fake_plan *p, const char *s, const char *eq, lon
 
 int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 {
-	static const char *const sites[] = { "none", "probe", "open", "seal", "unseal", "data" };
+	static const char *const sites[] = { "none",   "probe", "open", "seal",
+					     "unseal", "data",	"ahead" };
 	static const char *const kinds[] = { "errno", "short", "badmsg",  "keystream", "nowrite",
 					     "tail",  "page",  "tagmask", "skip" };
 	static const char *const bufs[] = { "out", "in", "tx" };
@@ -150,7 +158,7 @@ int eip93_fake_parse(const char *s, struct eip93_fake_plan *p)
 		vlen = (size_t)(end - eq - 1);
 		num = strtol(eq + 1, &num_end, 0);
 		if (KEY(s, eq, "site")) {
-			v = parse_enum(eq + 1, vlen, sites, 6);
+			v = parse_enum(eq + 1, vlen, sites, 7);
 			if (v < 0)
 				return -EINVAL;
 			p->site = (enum eip93_fake_site)v;
@@ -223,6 +231,7 @@ static void fake_close(struct eip93_engine_key *k)
 
 	if (fk == NULL)
 		return;
+	eip93_fake_ahead_free(fk);
 	EVP_CIPHER_free(fk->gcm);
 	EVP_CIPHER_free(fk->skc);
 	OPENSSL_clear_free(fk, sizeof(*fk));
@@ -512,6 +521,9 @@ const struct eip93_engine_ops eip93_engine_fake = {
 	.unseal = fake_unseal,
 	.skc = eip93_fake_skc,
 	.resources = fake_resources,
+	.ahead_start = eip93_fake_ahead_start,
+	.ahead_wait = eip93_fake_ahead_wait,
+	.ahead_drop = eip93_fake_ahead_drop,
 };
 
 static int fake_row_probe(const char *kalg, char *driver, size_t n)

@@ -28,6 +28,26 @@
  * first byte, as AF_ALG's skcipher send buffer and /dev/crypto's bounce
  * page), page (page: which boundary within the payload, 1 = the first).
  *
+ * Keystream ahead (fake_ahead.c; engine.h's ahead_start, ahead_wait,
+ * ahead_drop) completes asynchronously: ahead_start only records the
+ * request (counter block, length, direction) in the key and returns
+ * (-EBUSY while one is started and not yet waited for); the keystream is
+ * computed when ahead_wait asks for it, or at once when the environment
+ * variable EIP93_TEST_FAKE_AHEAD=eager (an error then still surfaces at the
+ * wait).  It is computed by the fake's AES-CTR request (fake_skc.c) over
+ * zeros in place in the key's own buffer, so the whole plan and the
+ * modelled driver bugs apply to it: sites seal, unseal and data count it
+ * by its direction; site=ahead counts ahead requests only (any kind: errno
+ * and short make the wait fail with the buffer scribbled on, err=ETIMEDOUT
+ * a request lost; keystream, nowrite, skip, ...  change the keystream; a
+ * block skipped or not written stays zero).  A request dropped (or
+ * started again) before its wait is never computed, so a plan counts it
+ * only in the eager mode.  A wait returns the buffer once: a second wait
+ * before the next start is -ENOENT, as is a forked child's (the buffer,
+ * mmap'ed with MADV_WIPEONFORK and MADV_DONTDUMP, reaches no child).  The
+ * page phases it reports are an AES-CTR request's over that buffer (a
+ * kernel buffer from offset 0; the buffer itself, page aligned).
+ *
  * The fake stands in for both roads, so it reports (m->pages) the union of
  * the page phases they would: AES-CTR requests the source, the destination
  * and a kernel buffer from offset 0; AEAD requests the source, the
@@ -47,6 +67,7 @@ enum eip93_fake_site {
 	EIP93_FAKE_SEAL,   /* an encryption */
 	EIP93_FAKE_UNSEAL, /* a decryption */
 	EIP93_FAKE_DATA,   /* either */
+	EIP93_FAKE_AHEAD,  /* a keystream-ahead request only (fake_ahead.c) */
 };
 
 enum eip93_fake_kind {
@@ -88,6 +109,7 @@ struct eip93_fake_plan {
 
 struct eip93_fake_stats {
 	unsigned long probes, opens, seals, unseals, ctrs;
+	unsigned long aheads; /* keystream-ahead requests started */
 	unsigned long faults; /* calls the plan made fail or go wrong */
 	unsigned long open_keys;
 };
@@ -131,6 +153,7 @@ struct fake_key {
 	EVP_CIPHER *skc; /* a key opened on ctr(aes-eip93) or cbc(aes-eip93) */
 	enum eip93_engine_mode mode;
 	int inbound; /* the direction bug's state: a CBC decryption ran on this transform */
+	struct fake_ahead *ahead; /* keystream ahead (fake_ahead.c); NULL until the first start */
 };
 
 /* Does this call at @site fail or go wrong?  Copies the plan into @out. */
@@ -145,10 +168,21 @@ void eip93_fake_keystream_fault(const struct eip93_fake_plan *p, const unsigned 
 				unsigned char *d, size_t len, const struct eip93_engine_msg *m);
 /* The plan's errno and short-read faults: the output scribbled on, and the error (else 0). */
 int eip93_fake_failed_call(const struct eip93_fake_plan *p, const struct eip93_engine_msg *m);
-/* One more skcipher request counted (stats' ctrs). */
+/* One more skcipher request counted (stats' ctrs); one more ahead request (stats' aheads). */
 void eip93_fake_count_skc(void);
+void eip93_fake_count_ahead(void);
 /* fake_skc.c: the ops' skc, and the driver bugs read again from the environment. */
 int eip93_fake_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc);
+/* The same request, planned at site=ahead first when @ahead. */
+int eip93_fake_skc_req(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc,
+		       int ahead);
+/* fake_ahead.c: the ops' keystream ahead; its state freed (cleansed) with the key. */
+int eip93_fake_ahead_start(struct eip93_engine_key *k, const unsigned char *cb, size_t len,
+			   int enc);
+int eip93_fake_ahead_wait(struct eip93_engine_key *k, unsigned char **ks,
+			  struct eip93_engine_pages *pg);
+void eip93_fake_ahead_drop(struct eip93_engine_key *k);
+void eip93_fake_ahead_free(struct fake_key *fk);
 void eip93_fake_bugs_reset(void);
 
 #endif /* EIP93_TEST_HOOKS */

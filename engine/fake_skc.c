@@ -99,6 +99,12 @@ static int compute(const struct fake_key *fk, const unsigned char *iv, int dir, 
 
 int eip93_fake_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
 {
+	return eip93_fake_skc_req(k, m, enc, 0);
+}
+
+int eip93_fake_skc_req(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc,
+		       int ahead)
+{
 	struct fake_key *fk = k->priv;
 	unsigned char *ks = NULL, *d = NULL, *prior = NULL;
 	unsigned int b = bugs_now();
@@ -118,7 +124,9 @@ int eip93_fake_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m,
 		else if (fk->inbound && (b & EIP93_FAKE_BUG_DIRECTION))
 			dir = 0; /* the transform still says inbound */
 	}
-	hit = eip93_fake_planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
+	hit = ahead && eip93_fake_planned(EIP93_FAKE_AHEAD, &p);
+	if (!hit)
+		hit = eip93_fake_planned(enc ? EIP93_FAKE_SEAL : EIP93_FAKE_UNSEAL, &p);
 	if (hit && p.kind == EIP93_FAKE_BADMSG)
 		hit = 0; /* no tag here to refuse */
 	r = hit ? eip93_fake_failed_call(&p, m) : 0;
