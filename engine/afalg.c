@@ -12,7 +12,11 @@
  * each socket is created and closed under the registry lock, so no fork
  * falls between a descriptor and its registration): no keyed socket
  * survives into a child, and a child never shares an operation socket with
- * its parent.  The operation socket has send and receive timeouts.
+ * its parent.  The operation socket has send and receive timeouts.  A key
+ * may hold a third, keystream ahead's operation socket (afalg_aio.c), and a
+ * closed key's sockets may wait in a pool for the next key of their kind
+ * ("Transforms reused across keys" below).  The requests and the ops table
+ * are engine/afalg_req.c's.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -27,7 +31,8 @@
 #include <linux/if_alg.h>
 
 #include "../detect/detect.h"
-#include "engine.h"
+#include "afalg_fault.h"
+#include "afalg_priv.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38
@@ -36,11 +41,12 @@
 #define SOL_ALG 279
 #endif
 
-struct afalg_key {
-	int tfm_fd;		       /* bound and keyed; -1 when closed */
-	int op_fd;		       /* accepted operation socket; -1 when closed */
-	struct afalg_key *prev, *next; /* fork registry */
-};
+/* The sockets @k holds open (the cap counts them). */
+static unsigned int held(const struct afalg_key *k)
+{
+	return (unsigned int)(k->tfm_fd >= 0) + (unsigned int)(k->op_fd >= 0) +
+	       (unsigned int)(k->aio.fd >= 0);
+}
 
 /*
  * Process-wide state, by nature of what it tracks: the number of AF_ALG
@@ -51,6 +57,10 @@ static atomic_uint open_sockets;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct afalg_key *registry;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+/* Idle transforms, keyed with zeros, for the next key of their kind (registry_lock). */
+#define POOL_MAX 4
+static struct afalg_key *pool[POOL_MAX];
+static unsigned int pool_n;
 
 static void atfork_prepare(void)
 {
@@ -73,10 +83,14 @@ static void atfork_child(void)
 			close(k->op_fd);
 		if (k->tfm_fd >= 0)
 			close(k->tfm_fd);
-		k->op_fd = k->tfm_fd = -1;
+		if (k->aio.fd >= 0)
+			close(k->aio.fd);
+		k->op_fd = k->tfm_fd = k->aio.fd = -1;
+		eip93_afalg_aio_forget(&k->aio); /* its buffers read as zeros here */
 		k->prev = k->next = NULL;
 	}
 	registry = NULL;
+	pool_n = 0; /* the pooled keys' sockets are closed above; their memory is left */
 	atomic_store(&open_sockets, 0);
 	pthread_mutex_unlock(&registry_lock);
 }
@@ -86,60 +100,6 @@ static void atfork_register(void)
 	(void)pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
-#ifdef EIP93_TEST_HOOKS
-enum fault_site {
-	F_SOCKET,
-	F_BIND,
-	F_SETKEY,
-	F_AUTHSIZE,
-	F_ACCEPT,
-	F_TIMEOUT,
-	F_SENDMSG,
-	F_READ,
-	F_SHORTREAD,
-	F_NSITES
-};
-static const char *const fault_names[F_NSITES] = { "socket",   "bind",	 "setkey",
-						   "authsize", "accept", "timeout",
-						   "sendmsg",  "read",	 "shortread" };
-static int fault_site = -1;
-static long fault_nth;
-static atomic_long fault_calls;
-static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
-
-static void fault_read_env(void)
-{
-	const char *v = getenv("EIP93_TEST_FAULT");
-
-	if (v == NULL)
-		return;
-	for (int i = 0; i < F_NSITES; i++) {
-		size_t n = strlen(fault_names[i]);
-
-		if (strncmp(v, fault_names[i], n) == 0 && (v[n] == '\0' || v[n] == ':')) {
-			fault_site = i;
-			fault_nth = v[n] == ':' ? strtol(v + n + 1, NULL, 10) : 1;
-		}
-	}
-}
-
-/* Should this call at @site fail?  Errno to inject, or 0. */
-static int fault(enum fault_site site)
-{
-	long call;
-
-	pthread_once(&fault_once, fault_read_env);
-	if (fault_site != (int)site)
-		return 0;
-	call = atomic_fetch_add(&fault_calls, 1) + 1;
-	if (fault_nth == 0 || call == fault_nth)
-		return site == F_TIMEOUT ? EAGAIN : EIO;
-	return 0;
-}
-#define FAULT(site) fault(site)
-#else
-#define FAULT(site) 0
-#endif
 
 /* AF_ALG sockets this process holds open now (the cap counts them). */
 static unsigned int open_socket_count(void)
@@ -172,8 +132,10 @@ static int open_fd(struct afalg_key *k, int tfm)
 	pthread_mutex_lock(&registry_lock);
 	if (tfm)
 		fd = k->tfm_fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	else
+	else if (k->op_fd < 0)
 		fd = k->op_fd = accept4(k->tfm_fd, NULL, NULL, SOCK_CLOEXEC);
+	else /* keystream ahead's own operation socket */
+		fd = k->aio.fd = accept4(k->tfm_fd, NULL, NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		err = -errno;
 	pthread_mutex_unlock(&registry_lock);
@@ -198,7 +160,9 @@ static void close_fds(struct afalg_key *k)
 		close(k->op_fd);
 	if (k->tfm_fd >= 0)
 		close(k->tfm_fd);
-	k->op_fd = k->tfm_fd = -1;
+	if (k->aio.fd >= 0)
+		close(k->aio.fd);
+	k->op_fd = k->tfm_fd = k->aio.fd = -1;
 	pthread_mutex_unlock(&registry_lock);
 }
 
@@ -226,6 +190,104 @@ static int set_timeouts(int fd, unsigned int timeout_ms)
 	return 0;
 }
 
+/*
+ * Every socket of @k closed and its keystream ahead freed (idempotent; a
+ * forked child's inherited key holds none).  Waits for a request ahead
+ * first: its buffer is freed after.
+ */
+static void key_close(struct afalg_key *k)
+{
+	unsigned int n = held(k);
+
+	eip93_afalg_aio_drop(&k->aio);
+	if (n > 0) {
+		close_fds(k);
+		atomic_fetch_sub(&open_sockets, n);
+	}
+	eip93_afalg_aio_free(&k->aio);
+}
+
+/*
+ * Transforms reused across keys: a closing key of a mode whose requests are
+ * always encryptions (AES-CTR, AES-ECB, an AEAD: never AES-CBC, whose
+ * decryptions leave the EIP93 driver's transform in the inbound direction)
+ * keeps its sockets (and its keystream ahead's) in a small pool, its kernel
+ * key overwritten with zeros; the next key of the same algorithm and length
+ * takes them with one setsockopt(ALG_SET_KEY) instead of socket, bind,
+ * setkey, accept and two timeouts.  Pooled sockets stay in the fork
+ * registry (a child closes them) and count against the cap; a key that
+ * would pass the cap evicts them first.
+ */
+static const unsigned char zero_key[32];
+
+/* Close one pooled key, if any; 1 when one was. */
+static int evict_one(void)
+{
+	struct afalg_key *k = NULL;
+
+	pthread_mutex_lock(&registry_lock);
+	if (pool_n > 0)
+		k = pool[--pool_n];
+	pthread_mutex_unlock(&registry_lock);
+	if (k == NULL)
+		return 0;
+	key_close(k);
+	free(k);
+	return 1;
+}
+
+void eip93_afalg_pool_flush(void)
+{
+	while (evict_one())
+		;
+}
+
+/* reserve(), evicting pooled keys while the cap is in the way. */
+static int reserve_evict(unsigned int n, unsigned int cap)
+{
+	int r;
+
+	while ((r = reserve(n, cap)) == -EMFILE && evict_one())
+		;
+	return r;
+}
+
+/* Into the pool, keyed with zeros: 1, or 0 when it is not poolable (then still open). */
+static int pool_put(struct afalg_key *k)
+{
+	int in = 0;
+
+	if (k->mode == EIP93_EMODE_CBC || k->tfm_fd < 0 || k->op_fd < 0 ||
+	    k->keylen > sizeof(zero_key))
+		return 0;
+	eip93_afalg_aio_drop(&k->aio);
+	if (setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_KEY, zero_key, (socklen_t)k->keylen) < 0)
+		return 0;
+	pthread_mutex_lock(&registry_lock);
+	if (pool_n < POOL_MAX && k->tfm_fd >= 0) { /* a fork since may have closed it */
+		pool[pool_n++] = k;
+		in = 1;
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return in;
+}
+
+/* A pooled key for @kalg, @keylen: taken out of the pool; NULL: none. */
+static struct afalg_key *pool_take(const char *kalg, size_t keylen)
+{
+	struct afalg_key *k = NULL;
+
+	pthread_mutex_lock(&registry_lock);
+	for (unsigned int i = pool_n; i-- > 0;)
+		if (pool[i]->keylen == keylen && strcmp(pool[i]->kalg, kalg) == 0) {
+			k = pool[i];
+			pool[i] = pool[--pool_n];
+			break;
+		}
+	pthread_mutex_unlock(&registry_lock);
+	return k;
+}
+
 #define INJECT(site)                                                                               \
 	do {                                                                                       \
 		int e_ = FAULT(site);                                                              \
@@ -250,7 +312,7 @@ static int key_open(struct afalg_key *k, const char *kalg, const unsigned char *
 	pthread_once(&atfork_once, atfork_register);
 	if (strlen(kalg) >= sizeof(sa.salg_name))
 		return -ENAMETOOLONG;
-	ret = reserve(2, max_sockets);
+	ret = reserve_evict(2, max_sockets);
 	if (ret < 0)
 		return ret;
 
@@ -294,256 +356,95 @@ err:
 	atomic_fetch_sub(&open_sockets, 2);
 	return ret;
 }
-
-/* Both sockets closed (idempotent). */
-static void key_close(struct afalg_key *k)
-{
-	if (k->tfm_fd < 0 && k->op_fd < 0)
-		return;
-	close_fds(k);
-	atomic_fetch_sub(&open_sockets, 2);
-}
-
-/* The next control message of @msg after @c (NULL: the first), of @type with @len data bytes. */
-static struct cmsghdr *put_cmsg(struct msghdr *msg, struct cmsghdr *c, int type, size_t len)
-{
-	c = c == NULL ? CMSG_FIRSTHDR(msg) : CMSG_NXTHDR(msg, c);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = type;
-	c->cmsg_len = CMSG_LEN(len);
-	return c;
-}
-
-static struct cmsghdr *put_u32(struct msghdr *msg, struct cmsghdr *c, int type, uint32_t v)
-{
-	c = put_cmsg(msg, c, type, sizeof(v));
-	memcpy(CMSG_DATA(c), &v, sizeof(v));
-	return c;
-}
-
-static struct cmsghdr *put_iv(struct msghdr *msg, struct cmsghdr *c, const unsigned char *iv,
-			      size_t ivlen)
-{
-	struct af_alg_iv *aiv;
-
-	c = put_cmsg(msg, c, ALG_SET_IV, sizeof(struct af_alg_iv) + ivlen);
-	aiv = (struct af_alg_iv *)(void *)CMSG_DATA(c);
-	aiv->ivlen = (uint32_t)ivlen;
-	memcpy(aiv->iv, iv, ivlen);
-	return c;
-}
-
-/*
- * One operation: @msg (its iovecs hold @sent bytes) in one sendmsg, the
- * result into @out (@nout iovecs, @got bytes) in one readv.  Returns 0, -EIO
- * on a short send or read, or the -errno of sendmsg/readv (-EAGAIN on
- * timeout).
- */
-static int transact(const struct afalg_key *k, const struct msghdr *msg, size_t sent,
-		    const struct iovec *out, int nout, size_t got)
-{
-	ssize_t n;
-	int e = FAULT(F_SENDMSG);
-
-	if (e != 0)
-		return -e;
-	do {
-		n = sendmsg(k->op_fd, msg, 0);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n != sent)
-		return -EIO;
-	e = FAULT(F_READ);
-	if (e != 0)
-		return -e;
-	do {
-		n = readv(k->op_fd, out, nout);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n != got || FAULT(F_SHORTREAD) != 0)
-		return -EIO;
-	return 0;
-}
-
-/*
- * One AEAD operation.  @enc: 1 encrypt (writes @out and @tag), 0 decrypt
- * (reads @tag, writes @out).  @in may equal @out (the kernel copies its
- * input at sendmsg).  Returns transact()'s answer, or -EBADMSG when
- * decryption finds the tag wrong (then @out holds unauthenticated data that
- * must not be released).
- */
-static int aead(const struct afalg_key *k, int enc, const struct eip93_engine_msg *m)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(uint32_t)) +
-			 CMSG_SPACE(sizeof(struct af_alg_iv) + EIP93_ENGINE_IVLEN) +
-			 CMSG_SPACE(sizeof(uint32_t))];
-		struct cmsghdr align;
-	} cbuf;
-	unsigned char aad_echo[EIP93_ENGINE_MAX_AAD];
-	struct msghdr msg;
-	struct cmsghdr *c;
-	struct iovec in[3], out[3];
-	size_t tail = EIP93_ENGINE_TAGLEN;
-	int r;
-
-	if (k == NULL || k->op_fd < 0)
-		return -EBADF;
-	if (m->aadlen > EIP93_ENGINE_MAX_AAD)
-		return -EINVAL;
-	memset(&cbuf, 0, sizeof(cbuf));
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_control = cbuf.buf;
-	msg.msg_controllen = sizeof(cbuf.buf);
-	c = put_u32(&msg, NULL, ALG_SET_OP, enc ? ALG_OP_ENCRYPT : ALG_OP_DECRYPT);
-	c = put_iv(&msg, c, m->iv, EIP93_ENGINE_IVLEN);
-	(void)put_u32(&msg, c, ALG_SET_AEAD_ASSOCLEN, (uint32_t)m->aadlen);
-
-	/* In: AAD || data (|| tag decrypting), straight from the caller; out: AAD echo
-	 * (discarded) || data (|| tag encrypting); exact lengths. */
-	in[0] = (struct iovec){ .iov_base = (void *)m->aad, .iov_len = m->aadlen };
-	in[1] = (struct iovec){ .iov_base = (void *)m->in, .iov_len = m->len };
-	in[2] = (struct iovec){ .iov_base = m->tag, .iov_len = tail };
-	out[0] = (struct iovec){ .iov_base = aad_echo, .iov_len = m->aadlen };
-	out[1] = (struct iovec){ .iov_base = m->out, .iov_len = m->len };
-	out[2] = in[2];
-	msg.msg_iov = in;
-	msg.msg_iovlen = enc ? 2 : 3;
-	r = transact(k, &msg, m->aadlen + m->len + (enc ? 0 : tail), out, enc ? 3 : 2,
-		     m->aadlen + m->len + (enc ? tail : 0));
-	explicit_bzero(aad_echo, m->aadlen); /* the kernel's copy of the AAD */
-	/*
-	 * algif_aead writes into the receive buffer, the caller's output pages.
-	 * It reads either that buffer (kernels that copy AAD || data there with
-	 * the CPU and run in place) or its send buffer (kernels whose request
-	 * runs out of place, from the TX list: pages it allocated and filled
-	 * from the AAD's first byte, so the payload's boundaries fall at
-	 * k * 4096 - aadlen).  Which one cannot be told from here: both.
-	 */
-	if (r == 0) {
-		eip93_engine_pages_buf(m->pages, m->out);
-		eip93_engine_pages_add(m->pages, EIP93_ENGINE_PAGE - m->aadlen % EIP93_ENGINE_PAGE);
-	}
-	return r;
-}
-
-/*
- * One skcipher operation from the 16-byte block m->iv (AES-CTR's counter
- * block, AES-CBC's chaining value); @op ALG_OP_ENCRYPT or ALG_OP_DECRYPT.
- */
-static int skc(const struct afalg_key *k, const struct eip93_engine_msg *m, uint32_t op)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(uint32_t)) +
-			 CMSG_SPACE(sizeof(struct af_alg_iv) + EIP93_ENGINE_CTRBLK)];
-		struct cmsghdr align;
-	} cbuf;
-	struct msghdr msg;
-	struct iovec in, out;
-	int r;
-
-	if (k == NULL || k->op_fd < 0)
-		return -EBADF;
-	memset(&cbuf, 0, sizeof(cbuf));
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_control = cbuf.buf;
-	/* AES-ECB has no IV: AF_ALG refuses one whose length is not the algorithm's (0). */
-	msg.msg_controllen = m->iv != NULL ? sizeof(cbuf.buf) : CMSG_SPACE(sizeof(uint32_t));
-	if (m->iv != NULL)
-		(void)put_iv(&msg, put_u32(&msg, NULL, ALG_SET_OP, op), m->iv, EIP93_ENGINE_CTRBLK);
-	else
-		(void)put_u32(&msg, NULL, ALG_SET_OP, op);
-	in = (struct iovec){ .iov_base = (void *)m->in, .iov_len = m->len };
-	out = (struct iovec){ .iov_base = m->out, .iov_len = m->len };
-	msg.msg_iov = &in;
-	msg.msg_iovlen = 1;
-	r = transact(k, &msg, m->len, &out, 1, m->len);
-	/*
-	 * algif_skcipher's request reads the send buffer, pages the kernel
-	 * allocated and filled from the payload's first byte (nothing else is
-	 * queued: every request consumes what it sent), and writes the
-	 * caller's output pages, which it maps.
-	 */
-	if (r == 0) {
-		eip93_engine_pages_add(m->pages, 0);
-		eip93_engine_pages_buf(m->pages, m->out);
-	}
-	return r;
-}
-
 /* The ops: the per-key state lives in k->priv, allocated when the key opens. */
 
-static void be_close(struct eip93_engine_key *k)
+void eip93_afalg_close(struct eip93_engine_key *k)
 {
 	struct afalg_key *a = k->priv;
 
 	if (a == NULL)
 		return;
+	k->priv = NULL;
+	if (pool_put(a))
+		return;
 	key_close(a);
 	free(a);
-	k->priv = NULL;
 }
 
-static int be_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
-		   const unsigned char *key, size_t keylen)
+int eip93_afalg_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *c,
+		     const unsigned char *key, size_t keylen)
 {
 	struct afalg_key *a;
 	int r;
 
-	be_close(k);
+	eip93_afalg_close(k);
+	eip93_engine_key_mode(k, c->kalg);
+	a = pool_take(c->kalg, keylen);
+	if (a != NULL) {
+		if (setsockopt(a->tfm_fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) == 0 &&
+		    (a->timeout_ms == c->timeout_ms || set_timeouts(a->op_fd, c->timeout_ms) == 0)) {
+			a->timeout_ms = a->aio.timeout_ms = c->timeout_ms;
+			a->max_sockets = c->max_sockets;
+			a->aio_off = 0;
+			k->priv = a;
+			return 0;
+		}
+		key_close(a); /* a pooled transform that refuses a key: a new one */
+		free(a);
+	}
 	a = calloc(1, sizeof(*a));
 	if (a == NULL)
 		return -ENOMEM;
 	a->tfm_fd = a->op_fd = -1;
-	eip93_engine_key_mode(k, c->kalg);
+	eip93_afalg_aio_init(&a->aio, c->timeout_ms);
 	r = key_open(a, c->kalg, key, keylen, c->max_sockets, c->timeout_ms);
 	if (r < 0) {
 		free(a);
 		return r;
 	}
+	memcpy(a->kalg, c->kalg, strlen(c->kalg) + 1); /* key_open checked its length */
+	a->keylen = keylen;
+	a->mode = k->mode;
+	a->timeout_ms = c->timeout_ms;
+	a->max_sockets = c->max_sockets;
 	k->priv = a;
 	return 0;
 }
 
 /* Open in this process: a forked child's inherited key has no sockets (atfork_child). */
-static int be_is_open(const struct eip93_engine_key *k)
+int eip93_afalg_is_open(const struct eip93_engine_key *k)
 {
 	const struct afalg_key *a = k->priv;
 
 	return a != NULL && a->op_fd >= 0;
 }
 
-static int be_seal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
+unsigned int eip93_afalg_sockets(void)
 {
-	return aead(k->priv, 1, m);
+	return open_socket_count();
 }
 
-static int be_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
+int eip93_afalg_ahead_socket(struct afalg_key *k, unsigned int max_sockets)
 {
-	return aead(k->priv, 0, m);
-}
+	int r;
 
-/* AES-CTR and -ECB are asked as an encryption whatever they serve; AES-CBC in its direction. */
-static int be_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, int enc)
-{
-	if (k->mode == EIP93_EMODE_AEAD || (k->mode == EIP93_EMODE_ECB) != (m->iv == NULL))
-		return -EINVAL;
-	if (k->mode != EIP93_EMODE_CTR && m->len % EIP93_ENGINE_CTRBLK != 0)
-		return -EINVAL;
-	return skc(k->priv, m,
-		   k->mode == EIP93_EMODE_CBC && !enc ? ALG_OP_DECRYPT : ALG_OP_ENCRYPT);
+	if (k->aio.fd >= 0)
+		return 0;
+	if (k->tfm_fd < 0)
+		return -EBADF;
+	r = reserve_evict(1, max_sockets);
+	if (r < 0)
+		return r;
+	r = open_fd(k, 0); /* the key's second accept: keystream ahead's */
+	if (r == 0)
+		r = set_timeouts(k->aio.fd, k->timeout_ms);
+	if (r < 0) {
+		pthread_mutex_lock(&registry_lock);
+		if (k->aio.fd >= 0)
+			close(k->aio.fd);
+		k->aio.fd = -1;
+		pthread_mutex_unlock(&registry_lock);
+		atomic_fetch_sub(&open_sockets, 1);
+	}
+	return r;
 }
-
-const struct eip93_engine_ops eip93_engine_afalg = {
-	.name = "af_alg",
-	.probe = eip93_kprobe_alg,
-	.key_open = be_open,
-	.key_close = be_close,
-	.key_is_open = be_is_open,
-	.seal = be_seal,
-	.unseal = be_unseal,
-	.skc = be_skc,
-	.resources = open_socket_count,
-};

@@ -242,6 +242,11 @@ static inline void eip93_engine_key_mode(struct eip93_engine_key *k, const char 
 
 extern const struct eip93_engine_ops eip93_engine_afalg;
 extern const struct eip93_engine_ops eip93_engine_cryptodev;
+/*
+ * eip93_afalg_pool_flush() - close the AF_ALG transforms kept for reuse
+ * across keys (engine/afalg.c), e.g. when a provider instance goes.
+ */
+void eip93_afalg_pool_flush(void);
 
 /*
  * The roads to the engine, one row each, in engine-backend = auto's order:

@@ -6,6 +6,7 @@
 # and close; the stand-in /dev/crypto computes with OpenSSL in user space.
 add_executable(test_cryptodev ${CMAKE_CURRENT_LIST_DIR}/test_cryptodev.c
                ${PROJECT_SOURCE_DIR}/engine/cryptodev.c ${PROJECT_SOURCE_DIR}/engine/afalg.c
+               ${PROJECT_SOURCE_DIR}/engine/afalg_req.c ${PROJECT_SOURCE_DIR}/engine/afalg_aio.c
                ${PROJECT_SOURCE_DIR}/detect/kprobe.c)
 eip93_target_flags(test_cryptodev)
 target_include_directories(test_cryptodev PRIVATE ${PROJECT_SOURCE_DIR})

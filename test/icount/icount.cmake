@@ -9,6 +9,7 @@ find_path(VALGRIND_INCLUDE valgrind/callgrind.h REQUIRED)
 set(ICOUNT_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_executable(eip93-icount ${ICOUNT_DIR}/icount.c ${ICOUNT_DIR}/runner.c ${ICOUNT_DIR}/skc.c
   ${PROJECT_SOURCE_DIR}/engine/fake.c ${PROJECT_SOURCE_DIR}/engine/fake_skc.c ${PROJECT_SOURCE_DIR}/engine/fake_ahead.c ${PROJECT_SOURCE_DIR}/engine/afalg.c
+  ${PROJECT_SOURCE_DIR}/engine/afalg_req.c ${PROJECT_SOURCE_DIR}/engine/afalg_aio.c ${PROJECT_SOURCE_DIR}/detect/sandbox.c
   ${PROJECT_SOURCE_DIR}/engine/afalg_words.c
   ${PROJECT_SOURCE_DIR}/detect/kprobe.c ${PROJECT_SOURCE_DIR}/alg/gcm/route.c)
 eip93_target_flags(eip93-icount)

@@ -208,11 +208,14 @@ static int fork_at(enum point p, struct eip93_engine_key *k)
 	pthread_mutex_unlock(&mu);
 	r = eip93_engine_afalg.key_open(k, &cfg, (const unsigned char *)"0123456789abcdef", 16);
 	CHECK_EQ_INT(r, 0);
-	if (p == P_CLOSE)
+	if (p == P_CLOSE) { /* a pooled key's close() comes when the pool lets it go */
 		eip93_engine_afalg.key_close(k);
+		eip93_afalg_pool_flush();
+	}
 	r = answer();
 	if (p != P_CLOSE)
 		eip93_engine_afalg.key_close(k);
+	eip93_afalg_pool_flush(); /* the next key opens its own sockets */
 	return r;
 }
 
@@ -251,6 +254,35 @@ int main(void)
 	CHECK_EQ_INT(n, 0);
 	CHECK_EQ_INT(eip93_engine_afalg.resources(), 0);
 	CHECK(k.priv == NULL);
+
+	/* Transforms reused across keys: a closed AES-CTR key's sockets wait in the pool ... */
+	{
+		const struct eip93_engine_cfg cfg = { .kalg = KALG, .max_sockets = 16,
+						      .timeout_ms = 100 };
+		const unsigned char key2[16] = { 1 };
+		void *first;
+
+		CHECK_EQ_INT(eip93_engine_afalg.key_open(&k, &cfg, key2, 16), 0);
+		first = k.priv;
+		eip93_engine_afalg.key_close(&k);
+		CHECK(k.priv == NULL);
+		CHECK_EQ_INT(eip93_engine_afalg.resources(), 2); /* pooled, still counted */
+		nfds = 0;
+		CHECK_EQ_INT(eip93_engine_afalg.key_open(&k, &cfg, key2, 16), 0);
+		CHECK(k.priv == first); /* ... and the next key of its kind takes them */
+		CHECK_EQ_INT(nfds, 0);	/* no socket(), no accept4() */
+		CHECK_EQ_INT(eip93_engine_afalg.resources(), 2);
+		eip93_engine_afalg.key_close(&k);
+		/* ... a key of another length does not; a cap of 2 evicts the pooled ones */
+		const struct eip93_engine_cfg cap2 = { .kalg = KALG, .max_sockets = 2,
+						       .timeout_ms = 100 };
+		CHECK_EQ_INT(eip93_engine_afalg.key_open(&k, &cap2, key2, 16 + 8), 0);
+		CHECK(k.priv != first);
+		CHECK_EQ_INT(eip93_engine_afalg.resources(), 2);
+		eip93_engine_afalg.key_close(&k);
+		eip93_afalg_pool_flush();
+		CHECK_EQ_INT(eip93_engine_afalg.resources(), 0);
+	}
 
 	pthread_mutex_lock(&mu);
 	stop = 1;
