@@ -246,6 +246,7 @@ void section_memory(void);    /* memory.c: 3. memory */
 void section_keysetup(void);  /* keysetup.c: 6. what a new key costs */
 void section_calls(void);     /* calls.c: 4. per EVP call (diagnostics) */
 void section_verify(void);    /* verify.c: 5. the integrity check's cost */
-void section_cdev(void); /* cdev.c: 7. /dev/crypto beside AF_ALG (test/cryptodev/bench.cmake) */
+void section_cdev(void);    /* cdev.c: 7. /dev/crypto beside AF_ALG (test/cryptodev/bench.cmake) */
+void section_overlap(void); /* overlap.c: 8. one TLS 1.3 stream, keystream-ahead off / on */
 
 #endif

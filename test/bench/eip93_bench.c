@@ -24,6 +24,10 @@
  *    raw /dev/crypto loops (sync, and async when the module has it) and the
  *    provider on the /dev/crypto backend beside the raw AF_ALG loop and the
  *    provider on AF_ALG, with syscalls per message (cdev.c).
+ * 8. Only when asked (--sections 8): one TLS 1.3 stream, serial vs
+ *    overlapped: records back to back with keystream-ahead off and on (two
+ *    provider instances), MB/s and CPU time per byte, 4/16/32 KiB
+ *    (overlap.c; scripts/overlap-bench.sh sets the simulated engine's time).
  *
  * Ratios are throughput(provider) / throughput(baseline).  The contenders of
  * one row alternate message by message (for small messages: every few
@@ -125,14 +129,14 @@ static void usage(const char *argv0)
 		"  --smoke       2 messages per batch, 1 round, no calibration (checks it runs)\n"
 		"  --rounds N    rounds per row (odd, 1..%d; default 15)\n"
 		"  --batch-ms MS target time of one contender's batch (default 100)\n"
-		"  --sections L  only these sections, e.g. 1,6 (default: 1-6; 7 only when named)\n",
+		"  --sections L  only these sections, e.g. 1,6 (default: 1-6; 7, 8 when named)\n",
 		argv0, MAX_ROUNDS - 1);
 }
 
 /* Is section @n to run (--sections)? */
 static int wanted(char n)
 {
-	if (n == '7') /* /dev/crypto: only when asked for */
+	if (n == '7' || n == '8') /* /dev/crypto, keystream-ahead: only when asked for */
 		return B.sections != NULL && strchr(B.sections, n) != NULL;
 	return B.sections == NULL || strchr(B.sections, n) != NULL;
 }
@@ -154,7 +158,7 @@ static int parse_args(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(a, "--sections") == 0 && i + 1 < argc &&
-		    strspn(argv[i + 1], "1234567,") == strlen(argv[i + 1])) {
+		    strspn(argv[i + 1], "12345678,") == strlen(argv[i + 1])) {
 			B.sections = argv[++i];
 			continue;
 		}
@@ -251,6 +255,8 @@ int main(int argc, char **argv)
 	if (wanted('7'))
 		fail("section 7 is not linked in (test/cryptodev/bench.cmake adds it)");
 #endif
+	if (wanted('8'))
+		section_overlap();
 
 	printf("\neip93-bench: done in %.1f s, %d problem(s)\n", now_s() - t0, B.failures);
 	EVP_CIPHER_free(B.c_eip93);
