@@ -46,6 +46,7 @@ struct eip93_alg_env {
 	unsigned int max_faults;     /* wrong engine results after which it is off */
 	int verify;		     /* check every engine result (test builds may turn it off) */
 	unsigned int tag_check;	     /* kernel AES-GCM: 1 in N tags recomputed (0: none) */
+	int ahead;		     /* keystream ahead (AES-GCM CTR-only, alg/gcm/ahead.c) */
 	atomic_int engine_available; /* gate open and engine not disabled */
 	atomic_uint consecutive_errors; /* engine errors since the last success */
 	atomic_uint faults;		/* wrong engine results so far (never reset) */

@@ -21,6 +21,8 @@ struct eip93_stats {
 	_Atomic uint64_t engine_faults; /* wrong results caught: key checks, integrity checks */
 	_Atomic uint64_t adapt_explore_engine; /* engine messages sent to sample its cost */
 	_Atomic uint64_t adapt_explore_sw;     /* software messages sent to sample its cost */
+	_Atomic uint64_t ahead_used;	       /* engine messages on a keystream computed ahead */
+	_Atomic uint64_t ahead_dropped;	       /* keystreams computed ahead and never used */
 };
 
 static inline void eip93_stat_add(_Atomic uint64_t *c, uint64_t n)

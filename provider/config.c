@@ -95,6 +95,7 @@ const struct eip93_cfg_key eip93_config_table[EIP93_CONFIG_NKEYS] = {
 		"number", " (never)", " (1 in N tags)", 0),
 	[EIP93_CFG_ENGINE_BACKEND] = EIP93_CFG_KEY_CHOICE("engine-backend", backend,
 		backend_names, backend_values, EIP93_BACKEND_AUTO),
+	[EIP93_CFG_KEYSTREAM_AHEAD] = EIP93_CFG_KEY_BOOL("keystream-ahead", ahead, 1),
 };
 /* clang-format on */
 

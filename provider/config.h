@@ -36,6 +36,7 @@ struct eip93_config {
 	unsigned int max_sockets;		  /* max-sockets */
 	unsigned int timeout_ms;		  /* timeout-ms */
 	int notice;				  /* notice = yes|no */
+	int ahead; /* keystream-ahead = yes|no: AES-GCM CTR-only, the next record's keystream */
 	char fallback_propq[EIP93_CFG_PROPQ_MAX]; /* fallback-properties */
 	char kalg[64];				  /* kernel-algorithm; "" = the first that binds */
 	char calib_file[EIP93_CFG_PATH_MAX];	  /* calibration-file; "" = none */
@@ -70,6 +71,7 @@ enum eip93_config_key {
 	EIP93_CFG_ADAPTIVE_ENGINE_WEIGHT,
 	EIP93_CFG_TAG_CHECK,
 	EIP93_CFG_ENGINE_BACKEND,
+	EIP93_CFG_KEYSTREAM_AHEAD,
 	EIP93_CONFIG_NKEYS
 };
 

@@ -58,6 +58,9 @@ static const OSSL_PARAM eip93_param_types[] = {
 	OSSL_PARAM_DEFN("eip93-routing", OSSL_PARAM_UTF8_PTR, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "seccomp", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN(COUNTER_PREFIX "tag-refused", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	/* keystream ahead (alg/gcm/ahead.h) */
+	OSSL_PARAM_DEFN("eip93-keystream-ahead-used", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	OSSL_PARAM_DEFN("eip93-keystream-ahead-dropped", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_END
 };
 
@@ -161,7 +164,9 @@ int eip93_get_params(void *provctx, OSSL_PARAM params[])
 	/* adaptive routing (alg/adapt.h) */
 	if (!set_u64(params, "eip93-adaptive-explore-engine", &st->adapt_explore_engine) ||
 	    !set_u64(params, "eip93-adaptive-explore-software", &st->adapt_explore_sw) ||
-	    !set_str(params, "eip93-routing", p->env.adapt != NULL ? "adaptive" : "fixed"))
+	    !set_str(params, "eip93-routing", p->env.adapt != NULL ? "adaptive" : "fixed") ||
+	    !set_u64(params, "eip93-keystream-ahead-used", &st->ahead_used) ||
+	    !set_u64(params, "eip93-keystream-ahead-dropped", &st->ahead_dropped))
 		return 0;
 	return 1;
 }

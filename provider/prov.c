@@ -322,6 +322,7 @@ static void eip93_teardown(void *provctx)
 	if (p == NULL)
 		return;
 	eip93_alg_env_free(&p->env);
+	eip93_afalg_pool_flush(); /* idle transforms kept for the next key (engine/afalg.c) */
 	OPENSSL_free(p->env.adapt); /* adaptive routing: estimates only, no secrets */
 	if (p->sw.libctx != NULL)
 		eip93_sw_close(&p->sw);
@@ -437,6 +438,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	p->env.timeout_ms = p->cfg.timeout_ms;
 	p->env.max_faults = EIP93_ENGINE_MAX_FAULTS;
 	p->env.tag_check = p->cfg.tag_check;
+	p->env.ahead = p->cfg.ahead;
 	p->env.on_first_engine = activation_notice;
 	/* adaptive routing (alg/adapt.h); if it cannot be allocated, routing stays fixed */
 	if (p->cfg.routing == EIP93_ROUTING_ADAPTIVE) {

@@ -31,6 +31,7 @@
  * the caller (offload.c, tls12.c) accounts the outcome (../account.c).
  */
 #include "compose.h"
+#include "ahead.h"
 #include "../verify.h"
 
 #include <errno.h>
@@ -57,6 +58,7 @@ int eip93_compose_key_init(struct eip93_cctx *c)
 
 	eip93_compose_key_free(c);
 	ctx->tag_checks = 0;
+	eip93_ahead_forget(ctx); /* the engine key is new: nothing of the last one's */
 	if (ctx->base.key.ecb == NULL)
 		return -ENOMEM;
 	return eip93_route_init(&ctx->route, aes_block, ctx->base.key.ecb);
@@ -64,6 +66,7 @@ int eip93_compose_key_init(struct eip93_cctx *c)
 
 void eip93_compose_key_free(struct eip93_cctx *c)
 {
+	eip93_ahead_forget(gcm_of(c));
 	eip93_route_free(&gcm_of(c)->route);
 }
 
@@ -141,7 +144,12 @@ static int ecb_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 	return r;
 }
 
-/* One engine AES-CTR request over @whole bytes from the counter block IV || 2. */
+/*
+ * One engine AES-CTR request over @whole bytes from the counter block IV ||
+ * 2: the keystream asked ahead for this nonce (ahead.c) when there is one,
+ * else a request now; then, a message's, the next nonce's keystream is
+ * asked ahead (after this one's buffer was used: the backend keeps one).
+ */
 static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		       const unsigned char *in, unsigned char *out, size_t whole,
 		       struct eip93_engine_pages *pg)
@@ -149,14 +157,22 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 	static const unsigned char two[4] = { 0, 0, 0, 2 };
 	unsigned char cb[EIP93_ENGINE_CTRBLK];
 	struct eip93_engine_msg m = { cb, NULL, 0, in, out, whole, NULL, pg };
+	int r = 1;
 
 	if (ctx->base.key.ek.mode == EIP93_EMODE_ECB)
 		return ecb_request(ctx, enc, iv, in, out, whole, pg);
 	if (whole == 0)
 		return 0;
-	memcpy(cb, iv, EIP93_ENGINE_IVLEN);
-	memcpy(cb + EIP93_ENGINE_IVLEN, two, sizeof(two));
-	return ctx->base.env->engine->skc(&ctx->base.key.ek, &m, enc);
+	if (ctx->ahead.armed)
+		r = eip93_ahead_take(ctx, iv, in, out, whole, pg);
+	if (r == 1) {
+		memcpy(cb, iv, EIP93_ENGINE_IVLEN);
+		memcpy(cb + EIP93_ENGINE_IVLEN, two, sizeof(two));
+		r = ctx->base.env->engine->skc(&ctx->base.key.ek, &m, enc);
+	}
+	if (r == 0 && ctx->ahead.armed)
+		eip93_ahead_next(ctx, iv, whole, enc);
+	return r;
 }
 
 static int ctr_seal(struct gcm_ctx *ctx, const struct eip93_engine_msg *m)
@@ -263,7 +279,14 @@ int eip93_engine_checked(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 			 unsigned char *tag)
 {
 	struct eip93_engine_pages pg = { 0, { 0 } };
-	int r = eip93_engine_message(ctx, enc, iv, aad, aadlen, in, len, out, tag, &pg);
+	const struct eip93_alg_env *env = ctx->base.env;
+	int r;
+
+	/* A message's (not a key check's): its keystream may come ahead, and the next one's */
+	ctx->ahead.armed = env->ahead && env->engine->ahead_start != NULL &&
+			   ctx->base.key.ek.mode == EIP93_EMODE_CTR;
+	r = eip93_engine_message(ctx, enc, iv, aad, aadlen, in, len, out, tag, &pg);
+	ctx->ahead.armed = 0;
 
 	if (r == 0 && ctx->base.env->verify &&
 	    (eip93_verify_written(orig, out, len) != 0 ||

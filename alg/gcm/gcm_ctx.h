@@ -12,6 +12,7 @@
 #include <openssl/modes.h>
 
 #include "../ctx.h"
+#include "ahead.h"
 #include "route.h"
 #include "shadow.h"
 
@@ -37,6 +38,7 @@ struct gcm_ctx {
 	unsigned char mtag[EIP93_ENGINE_TAGLEN]; /* engine encryption: its tag */
 	unsigned int owed;			 /* EIP93_OWE_* */
 	unsigned char owed_tag[EIP93_ENGINE_TAGLEN];
+	struct eip93_ahead ahead; /* keystream ahead (ahead.c): the next nonce's, from the engine */
 };
 
 /* The AES-GCM context whose base @c is (the base is its first member). */
