@@ -29,6 +29,8 @@ struct fz_totals {
 	unsigned long
 		by_cipher[FZ_NCIPHERS]; /* ... with each cipher (FZ_GCM, _AES_CTR, _AES_CBC) */
 	unsigned long engine_by_cipher[FZ_NCIPHERS]; /* ... of which reaching the engine */
+	unsigned long ahead_requests;		 /* keystream-ahead requests the fake was asked */
+	unsigned long ahead_used, ahead_dropped; /* eip93-keystream-ahead-used, -dropped */
 };
 
 /* fz_harness_init() - environment, providers, ciphers; exits with a message if impossible. */

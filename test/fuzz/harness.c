@@ -8,7 +8,11 @@
  * one (kernel-algorithm = gcm_base(ctr(aes-eip93),ghash-generic), every tag
  * recomputed: tag-check = 1, so a tag-mask fault is always caught); the
  * input's header picks one (script.h), EIP93_FUZZ_COMPOSITION=ctr|kgcm
- * overrides it.  In each, three ciphers: AES-GCM, AES-CTR and AES-CBC (the
+ * overrides it (ecb: the CTR world on the engine's AES-ECB; ahead: the CTR
+ * world with keystream-ahead = on named, the fake completing its ahead
+ * requests at the wait or, by the input's seed, at the start, and half the
+ * seal, unseal and data fault plans, by the seed, moved to its ahead
+ * requests alone: site=ahead).  In each, three ciphers: AES-GCM, AES-CTR and AES-CBC (the
  * header's bit 7, then 6; EIP93_FUZZ_CIPHER=gcm|ctr|cbc|skc overrides it,
  * skc meaning CTR or CBC as bit 6 says).  For AES-CTR and AES-CBC inputs the
  * fake models the driver's bugs the header asks for (both, unless it says
@@ -65,12 +69,18 @@ static struct world worlds[2]; /* FZ_CTR, FZ_KGCM */
 static struct fz_totals tot;
 static int forced = -1;	       /* EIP93_FUZZ_COMPOSITION */
 static int ecb_world;	       /* EIP93_FUZZ_COMPOSITION=ecb: the CTR world runs ecb(aes-eip93) */
+static int ahead_world;	       /* EIP93_FUZZ_COMPOSITION=ahead: the CTR world, keystream ahead */
 static int forced_cipher = -1; /* EIP93_FUZZ_CIPHER: FZ_GCM, _AES_CTR, _AES_CBC, 3 (either) */
 
 /* The ECB composition's world (EIP93_FUZZ_COMPOSITION=ecb): the engine's AES-ECB forced. */
 static const char ecb_conf[] =
 	"openssl_conf = conf\n[conf]\nproviders = provs\n[provs]\neip93 = eip93_sect\n"
 	"[eip93_sect]\nactivate = 1\nkernel-algorithm = ecb(aes-eip93)\n";
+
+/* The keystream-ahead world (EIP93_FUZZ_COMPOSITION=ahead): the CTR-only composition, ahead on. */
+static const char ahead_conf[] =
+	"openssl_conf = conf\n[conf]\nproviders = provs\n[provs]\neip93 = eip93_sect\n"
+	"[eip93_sect]\nactivate = 1\nkernel-algorithm = ctr(aes-eip93)\nkeystream-ahead = on\n";
 
 /* The kernel AES-GCM world's provider configuration. */
 static const char kgcm_conf[] =
@@ -128,6 +138,8 @@ static void world_open(int comp)
 		load_conf(w->lib, kgcm_conf);
 	else if (ecb_world)
 		load_conf(w->lib, ecb_conf);
+	else if (ahead_world)
+		load_conf(w->lib, ahead_conf);
 	w->eip93 = OSSL_PROVIDER_load(w->lib, "eip93");
 	w->dflt = OSSL_PROVIDER_load(w->lib, "default");
 	if (w->eip93 == NULL || w->dflt == NULL)
@@ -196,8 +208,10 @@ void fz_harness_init(void)
 			forced = FZ_KGCM;
 		else if (c != NULL && strcmp(c, "ecb") == 0)
 			forced = FZ_CTR, ecb_world = 1; /* every input in the ECB composition */
+		else if (c != NULL && strcmp(c, "ahead") == 0)
+			forced = FZ_CTR, ahead_world = 1; /* every input in the CTR one, ahead */
 		else if (c != NULL && *c != '\0' && strcmp(c, "input") != 0)
-			die("EIP93_FUZZ_COMPOSITION: ctr, kgcm, ecb or input");
+			die("EIP93_FUZZ_COMPOSITION: ctr, kgcm, ecb, ahead or input");
 	}
 	{
 		static const char *const cn[4] = { "gcm", "ctr", "cbc", "skc" };
@@ -213,7 +227,7 @@ void fz_harness_init(void)
 	world_open(FZ_KGCM);
 }
 
-static void set_plan(const struct fz_plan *fp)
+static void set_plan(const struct fz_plan *fp, uint64_t seed)
 {
 	static const enum eip93_fake_site sites[] = { EIP93_FAKE_NONE, EIP93_FAKE_OPEN,
 						      EIP93_FAKE_SEAL, EIP93_FAKE_UNSEAL,
@@ -240,6 +254,9 @@ static void set_plan(const struct fz_plan *fp)
 	p.at = fp->at;
 	p.buf = bufs[fp->buf % 3];
 	p.page = fp->page;
+	/* The ahead world: the input's seed moves a data plan to the ahead requests alone. */
+	if (ahead_world && fp->site >= 2 && (seed & 1) != 0)
+		p.site = EIP93_FAKE_AHEAD;
 	eip93_fake_set_plan(fp->site == 0 ? NULL : &p);
 }
 
@@ -300,7 +317,7 @@ int fz_harness_one(const uint8_t *data, size_t size, int print)
 	struct fz_script s;
 	struct world *w;
 	struct eip93_fake_stats st;
-	uint64_t msgs0, msgs1, faults0, faults1;
+	uint64_t msgs0, msgs1, faults0, faults1, used0, dropped0;
 	int r;
 
 	data = force_cipher(data, &size, buf, sizeof(buf));
@@ -315,15 +332,23 @@ int fz_harness_one(const uint8_t *data, size_t size, int print)
 	}
 	if (print)
 		fz_print(stdout, &s, -1);
-	set_plan(&s.plan);
+	set_plan(&s.plan, s.seed);
+	if (ahead_world && (s.seed & 2) != 0) /* the fake computes ahead requests at the start */
+		setenv("EIP93_TEST_FAKE_AHEAD", "eager", 1);
+	else if (ahead_world)
+		unsetenv("EIP93_TEST_FAKE_AHEAD");
 	if (s.cipher != FZ_GCM)
 		eip93_fake_set_bugs((s.bugs & FZ_BUG_DIRECTION ? EIP93_FAKE_BUG_DIRECTION : 0u) |
 				    (s.bugs & FZ_BUG_CTR32 ? EIP93_FAKE_BUG_CTR32 : 0u));
 	msgs0 = counter(w, "eip93-engine-messages");
 	faults0 = counter(w, "eip93-engine-faults");
+	used0 = counter(w, "eip93-keystream-ahead-used");
+	dropped0 = counter(w, "eip93-keystream-ahead-dropped");
 	r = fz_compare_run(&s, &w->ts, &w->rs);
 	msgs1 = counter(w, "eip93-engine-messages");
 	faults1 = counter(w, "eip93-engine-faults");
+	tot.ahead_used += counter(w, "eip93-keystream-ahead-used") - used0;
+	tot.ahead_dropped += counter(w, "eip93-keystream-ahead-dropped") - dropped0;
 	eip93_fake_get_stats(&st);
 	if (r == 0)
 		r = check_faults(&s, faults1 - faults0, st.faults);
@@ -335,13 +360,14 @@ int fz_harness_one(const uint8_t *data, size_t size, int print)
 	tot.engine_execs += msgs1 != msgs0;
 	tot.fault_execs += s.plan.site != 0;
 	tot.faults += st.faults;
+	tot.ahead_requests += st.aheads;
 	tot.divergences += r != 0;
 	if (print)
 		printf("result: %s; engine messages %llu, fake calls: %lu opens, %lu seals, %lu "
-		       "unseals, %lu skcipher requests, %lu faults\n",
+		       "unseals, %lu skcipher requests (%lu keystream ahead), %lu faults\n",
 		       r == 0 ? "same on both sides" : "DIVERGENCE",
 		       (unsigned long long)(msgs1 - msgs0), st.opens, st.seals, st.unseals, st.ctrs,
-		       st.faults);
+		       st.aheads, st.faults);
 	eip93_fake_set_plan(NULL);
 	{
 		/* Every input starts with the engine on and a fresh error and fault budget. */
@@ -374,14 +400,19 @@ void fz_harness_summary(const char *prefix)
 		"fault "
 		"plan %lu, faults injected %lu, provider reloads %lu, divergences %lu "
 		"(compositions: %s %lu, gcm_base %lu; ciphers, of which reaching the "
-		"engine: AES-GCM %lu/%lu, AES-CTR %lu/%lu, AES-CBC %lu/%lu)\n",
+		"engine: AES-GCM %lu/%lu, AES-CTR %lu/%lu, AES-CBC %lu/%lu); keystream ahead: "
+		"requests %lu, used %lu, dropped %lu\n",
 		prefix, t->execs, t->engine_execs,
 		t->execs != 0 ? 100.0 * (double)t->engine_execs / (double)t->execs : 0.0,
 		t->engine_messages, t->fault_execs, t->faults, t->reloads, t->divergences,
-		ecb_world ? "ecb(aes-eip93)" : "ctr(aes-eip93)", t->by_composition[FZ_CTR],
-		t->by_composition[FZ_KGCM], t->by_cipher[FZ_GCM], t->engine_by_cipher[FZ_GCM],
-		t->by_cipher[FZ_AES_CTR], t->engine_by_cipher[FZ_AES_CTR], t->by_cipher[FZ_AES_CBC],
-		t->engine_by_cipher[FZ_AES_CBC]);
+		ecb_world     ? "ecb(aes-eip93)"
+		: ahead_world ? "ctr(aes-eip93) ahead"
+			      : "ctr(aes-eip93)",
+		t->by_composition[FZ_CTR], t->by_composition[FZ_KGCM], t->by_cipher[FZ_GCM],
+		t->engine_by_cipher[FZ_GCM], t->by_cipher[FZ_AES_CTR],
+		t->engine_by_cipher[FZ_AES_CTR], t->by_cipher[FZ_AES_CBC],
+		t->engine_by_cipher[FZ_AES_CBC], t->ahead_requests, t->ahead_used,
+		t->ahead_dropped);
 }
 
 void fz_harness_done(void)

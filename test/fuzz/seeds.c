@@ -332,6 +332,69 @@ static void s_enc_4096_kgcm(struct sb *s)
 	s->b[0] |= KGCM;
 }
 
+/*
+ * Keystream ahead (EIP93_FUZZ_COMPOSITION=ahead): streams whose nonces keep
+ * a pattern the provider follows, with records of one size, so that the
+ * keystream asked ahead is taken: TLS 1.3 (nonce = static IV XOR the
+ * sequence number) sealed with a copy in the middle, and opened with a
+ * wrong tag among them; OpenSSH's IV_GEN packets.
+ */
+static void s_ahead_tls13(struct sb *s)
+{
+	hdr(s, 0, 0, none, 41);
+	for (int i = 0; i < 5; i++)
+		op(s, FZ_TLS13, (uint8_t)((i % 3) << 1), 0, 0, 16385, 0);
+	op(s, FZ_COPY, 1, 0, 0, 0, 0);
+	for (int i = 0; i < 3; i++)
+		op(s, FZ_TLS13, 0, 0, 0, 16385, 0);
+	op(s, FZ_TLS13, 0, 0, 0, 9000, 0);  /* shorter: covered */
+	op(s, FZ_TLS13, 0, 0, 0, 16385, 0); /* longer than predicted */
+}
+
+static void s_ahead_tls13_dec(struct sb *s)
+{
+	hdr(s, 2, START_DEC, none, 42);
+	for (int i = 0; i < 4; i++)
+		op(s, FZ_TLS13, 1 | TAG_EARLY << 3, 0, 0, 16385, 0);
+	op(s, FZ_TLS13, 1 | TAG_LATE << 3 | 0x20, 0, 0, 16385, 0); /* a wrong tag */
+	for (int i = 0; i < 3; i++)
+		op(s, FZ_TLS13, 1 | TAG_BOTH << 3, 0, 0, 16385, 0);
+}
+
+static void s_ahead_ssh(struct sb *s)
+{
+	hdr(s, 1, 0, none, 43);
+	op(s, FZ_IV_FIXED, 2, 0, 0, 0, 0);
+	for (int i = 0; i < 6; i++)
+		op(s, FZ_SSH, 0, 0, 0, 16384, 0);
+	op(s, FZ_SSH, 0, 0, 0, 4096, 0);
+}
+
+/*
+ * Faults on a TLS 1.3 stream: a data plan, which the ahead world moves to
+ * the ahead requests alone (odd seed) and, seed bit 1, computes at the start.
+ */
+static void ahead_faulty(struct sb *s, uint8_t kind, uint8_t block, uint64_t seed)
+{
+	uint8_t p[7] = { SITE_DATA, kind, 2, 1, block, 1, 0x80 };
+
+	hdr(s, 0, 0, p, seed);
+	for (int i = 0; i < 6; i++)
+		op(s, FZ_TLS13, 0, 0, 0, 16385, 0);
+	for (int i = 0; i < 4; i++)
+		op(s, FZ_TLS13, 1 | TAG_EARLY << 3, 0, 0, 16385, 0);
+}
+
+static void s_ahead_ks_first(struct sb *s)
+{
+	ahead_faulty(s, 3, 0, 45); /* keystream, block 0; at the wait */
+}
+
+static void s_ahead_skip_last(struct sb *s)
+{
+	ahead_faulty(s, 6, 0xff, 47); /* skip, block -1; at the start */
+}
+
 static const struct seed seeds[] = {
 	{ "corpus", "enc-dec-4096", s_enc_4096 },
 	{ "corpus", "dec-tag-early-16k", s_dec_tag_early_16k },
@@ -368,6 +431,11 @@ static const struct seed seeds[] = {
 	{ "integrity", "tagmask-data", s_f_tagmask },
 	{ "integrity", "tagmask-seal-kgcm", s_f_tagmask_kgcm },
 	{ "corpus", "enc-dec-4096-kgcm", s_enc_4096_kgcm },
+	{ "corpus", "ahead-tls13-encrypt", s_ahead_tls13 },
+	{ "corpus", "ahead-tls13-decrypt", s_ahead_tls13_dec },
+	{ "corpus", "ahead-openssh", s_ahead_ssh },
+	{ "integrity", "ahead-keystream-first-block", s_ahead_ks_first },
+	{ "integrity", "ahead-skip-last-block", s_ahead_skip_last },
 	{ "regress", "tls-record-then-generic", r_tls_record_then_generic },
 	{ "regress", "tls-aad-zero-update", r_tls_aad_zero_update },
 	{ "regress", "tls-aad-zero-update-oneshot", r_tls_aad_zero_update_oneshot },
