@@ -61,6 +61,10 @@ int ah_pair_ctrl(struct ah_pair *p, int type, int arg, void *ptr, size_t n);
 int ah_msg(struct ah_pair *p, const unsigned char *iv, const unsigned char *aad, size_t aadlen,
 	   const unsigned char *in, size_t len, unsigned char *out, unsigned char *tag);
 
+/* The same in place: @buf holds the input and gets the output. */
+int ah_msg_inplace(struct ah_pair *p, const unsigned char *iv, const unsigned char *aad,
+		   size_t aadlen, unsigned char *buf, size_t len, unsigned char *tag);
+
 /*
  * A TLS 1.2 record in place on both (EVP_CTRL_AEAD_TLS1_AAD, EVP_Cipher):
  * sealing, @buf holds 8 bytes of room, the @len plaintext bytes and 16 of

@@ -53,13 +53,19 @@ ahead_add(ahead_host_off off "" --ahead off)
 # default provider's; the provider counts what was injected.
 ahead_add(ahead_host_fault_keystream on
   "EIP93_TEST_FAKE=site=ahead,kind=keystream,nth=2,every=1,block=0,count=1"
-  --ahead any --fault faults --only abcdefg)
+  --ahead any --fault faults --only abcdefgh)
 ahead_add(ahead_host_fault_skip on "EIP93_TEST_FAKE=site=ahead,kind=skip,nth=1,every=1,block=-1,count=1"
-  --ahead any --fault faults --only abcdefg)
+  --ahead any --fault faults --only abcdefgh)
 ahead_add(ahead_host_fault_skip_eager on
   "EIP93_TEST_FAKE=site=ahead,kind=skip,nth=3,every=1,block=-1,count=1;EIP93_TEST_FAKE_AHEAD=eager"
-  --ahead any --fault faults --only abcd)
+  --ahead any --fault faults --only abcdh)
+# The same skip with the integrity check off (EIP93_TEST_VERIFY=off): the ahead
+# path's own refusal of an unwritten block is all that stands between it and the
+# caller, in place (h, TLS 1.2 records) too.
+ahead_add(ahead_host_fault_skip_noverify on
+  "EIP93_TEST_FAKE=site=ahead,kind=skip,nth=1,every=1,block=3,count=1;EIP93_TEST_VERIFY=off"
+  --ahead any --fault faults --only abcdefgh)
 ahead_add(ahead_host_fault_errno on "EIP93_TEST_FAKE=site=ahead,kind=errno,err=110,nth=2,every=1"
-  --ahead any --fault errors --only abcdefg)
+  --ahead any --fault errors --only abcdefgh)
 ahead_add(ahead_host_fault_tail on "EIP93_TEST_FAKE=site=data,kind=tail,nth=3,every=1"
-  --ahead any --fault faults --only abcd)
+  --ahead any --fault faults --only abcdh)
