@@ -257,10 +257,12 @@ static int pool_put(struct afalg_key *k)
 {
 	int in = 0;
 
-	if (k->mode == EIP93_EMODE_CBC || k->tfm_fd < 0 || k->op_fd < 0 ||
+	if (k->mode == EIP93_EMODE_CBC || k->tfm_fd < 0 || k->op_fd < 0 || k->tainted ||
 	    k->keylen > sizeof(zero_key))
 		return 0;
 	eip93_afalg_aio_drop(&k->aio);
+	if (!eip93_afalg_aio_clean(&k->aio))
+		return 0; /* something may still wait on its keystream-ahead socket */
 	if (setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_KEY, zero_key, (socklen_t)k->keylen) < 0)
 		return 0;
 	pthread_mutex_lock(&registry_lock);

@@ -285,6 +285,11 @@ void eip93_afalg_aio_free(struct afalg_aio *a)
 
 #endif
 
+int eip93_afalg_aio_clean(const struct afalg_aio *a)
+{
+	return a->state == AIO_IDLE;
+}
+
 void eip93_afalg_aio_forget(struct afalg_aio *a)
 {
 	/* The parent's context is not the child's; its mapping is left (zeros, untouched). */

@@ -36,6 +36,8 @@ int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t l
 int eip93_afalg_aio_wait(struct afalg_aio *a, unsigned char **ks, struct eip93_engine_pages *pg);
 /* Wait for one outstanding, cleanse the buffer (the request's bytes); idempotent. */
 void eip93_afalg_aio_drop(struct afalg_aio *a);
+/* Nothing outstanding and nothing left on its socket: may serve another key (1), or not (0). */
+int eip93_afalg_aio_clean(const struct afalg_aio *a);
 /* Drop, then free the AIO context and the buffers (the socket, @fd, is afalg.c's). */
 void eip93_afalg_aio_free(struct afalg_aio *a);
 /*

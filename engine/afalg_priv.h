@@ -16,6 +16,7 @@ struct afalg_key {
 	int op_fd;		       /* accepted operation socket; -1 when closed */
 	struct afalg_aio aio;	       /* keystream ahead: its own operation socket, aio.fd */
 	int aio_off;		       /* keystream ahead failed on this key: not tried again */
+	int tainted;		       /* a request failed: its sockets are never pooled */
 	struct afalg_key *prev, *next; /* fork registry */
 	/* What a pooled transform is (afalg.c "Transforms reused across keys"). */
 	char kalg[64];

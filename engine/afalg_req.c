@@ -191,14 +191,24 @@ static int skc(const struct afalg_key *k, const struct eip93_engine_msg *m, uint
 	return r;
 }
 
+/* @r of a request on @k: a failure (not a refused tag) keeps its sockets out of the pool. */
+static int taint(struct eip93_engine_key *k, int r)
+{
+	struct afalg_key *a = k->priv;
+
+	if (r != 0 && r != -EBADMSG && a != NULL)
+		a->tainted = 1;
+	return r;
+}
+
 static int be_seal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
 {
-	return aead(k->priv, 1, m);
+	return taint(k, aead(k->priv, 1, m));
 }
 
 static int be_unseal(struct eip93_engine_key *k, const struct eip93_engine_msg *m)
 {
-	return aead(k->priv, 0, m);
+	return taint(k, aead(k->priv, 0, m));
 }
 
 /* AES-CTR and -ECB are asked as an encryption whatever they serve; AES-CBC in its direction. */
@@ -208,8 +218,8 @@ static int be_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, 
 		return -EINVAL;
 	if (k->mode != EIP93_EMODE_CTR && m->len % EIP93_ENGINE_CTRBLK != 0)
 		return -EINVAL;
-	return skc(k->priv, m,
-		   k->mode == EIP93_EMODE_CBC && !enc ? ALG_OP_DECRYPT : ALG_OP_ENCRYPT);
+	return taint(k, skc(k->priv, m,
+			    k->mode == EIP93_EMODE_CBC && !enc ? ALG_OP_DECRYPT : ALG_OP_ENCRYPT));
 }
 
 /*
@@ -232,7 +242,7 @@ static int be_ahead_start(struct eip93_engine_key *k, const unsigned char *cb, s
 	if (r == 0)
 		r = eip93_afalg_aio_start(&a->aio, cb, len);
 	if (r < 0 && r != -EBUSY)
-		a->aio_off = 1;
+		a->aio_off = 1; /* (its sockets still poolable: afalg.c asks the AIO's state) */
 	return r;
 }
 
@@ -241,7 +251,7 @@ static int be_ahead_wait(struct eip93_engine_key *k, unsigned char **ks,
 {
 	struct afalg_key *a = k->priv;
 
-	return a == NULL ? -ENOENT : eip93_afalg_aio_wait(&a->aio, ks, pg);
+	return a == NULL ? -ENOENT : taint(k, eip93_afalg_aio_wait(&a->aio, ks, pg));
 }
 
 static void be_ahead_drop(struct eip93_engine_key *k)
