@@ -8,7 +8,9 @@
  *         OpenSSH's invocation counter (RFC 5647);
  *   SAME  the nonce is repeated (openssl speed).
  * The pattern followed is the one the most messages in a row have kept (a
- * tie: the order above); none kept by the last message: nothing is asked.  A keystream asked ahead is secret: used at most once, for
+ * tie: the order above), once two in a row have (a context that ran two
+ * messages, as an encryption and its decryption, asks nothing); patterns
+ * kept as long that disagree on the next nonce ask nothing either.  A keystream asked ahead is secret: used at most once, for
  * exactly its nonce and the key it was computed with (the context's engine
  * key; a new key forgets it), cleansed after use; one not used is dropped
  * (the backend cleanses it) at the next message, re-key or free.  The
@@ -29,6 +31,8 @@
 #define AHEAD_XOR 1u
 #define AHEAD_INC 2u
 #define AHEAD_SAME 4u
+/* Messages in a row a pattern must have kept before it is followed. */
+#define AHEAD_RUN 2u
 /* The largest gap of sequence numbers (software records in between) XOR still follows. */
 #define AHEAD_GAP 64u
 
@@ -164,7 +168,7 @@ void eip93_ahead_next(struct gcm_ctx *ctx, const unsigned char *iv, size_t whole
 	}
 	if (a->pending)
 		dropped(ctx); /* not taken (a message failed before it): never kept for another */
-	if (a->run[best] == 0 || whole == 0 || whole > EIP93_AHEAD_MAX)
+	if (a->run[best] < AHEAD_RUN || whole == 0 || whole > EIP93_AHEAD_MAX)
 		return;
 	predict(a, best, iv, a->next);
 	/* Patterns kept as long disagree on the next nonce: nothing is asked (no guess). */
