@@ -20,6 +20,10 @@
 
 #include "engine.h"
 
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18 /* the Linux value, where the C library's headers lack it */
+#endif
+
 enum ahead_state {
 	AHEAD_NONE = 0, /* nothing started, or its buffer returned by a wait */
 	AHEAD_STARTED,	/* started, not computed yet */
@@ -59,15 +63,11 @@ static struct fake_ahead *ahead_get(struct fake_key *fk)
 		OPENSSL_free(a);
 		return NULL;
 	}
-#ifdef MADV_WIPEONFORK
-	if (madvise(p, EIP93_AHEAD_MAX, MADV_WIPEONFORK) != 0) {
+	if (madvise(p, EIP93_AHEAD_MAX, MADV_WIPEONFORK) != 0) { /* Linux 4.14 */
 		munmap(p, EIP93_AHEAD_MAX);
 		OPENSSL_free(a);
 		return NULL;
 	}
-#else
-#error "the fake's keystream ahead needs MADV_WIPEONFORK (Linux 4.14)"
-#endif
 #ifdef MADV_DONTDUMP
 	(void)madvise(p, EIP93_AHEAD_MAX, MADV_DONTDUMP);
 #endif

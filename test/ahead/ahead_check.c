@@ -171,7 +171,7 @@ static void mark(struct mark *m)
  * as the static IV's bits fall), so a stream of n messages of one size with
  * nothing mispredicted uses keystream computed ahead at least n - 3 times.
  */
-static void expect(const char *what, const struct mark *m, uint64_t min_used, int want_dropped)
+static void expect(const char *what, const struct mark *m, unsigned int min_used, int want_dropped)
 {
 	struct mark now;
 

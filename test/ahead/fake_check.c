@@ -85,7 +85,10 @@ int main(void)
 	eip93_engine_key_init(&g);
 	plan(NULL);
 	expect(cb, want, len);
-	CHECK(o->ahead_start != NULL && o->ahead_wait != NULL && o->ahead_drop != NULL);
+	if (o->ahead_start == NULL || o->ahead_wait == NULL || o->ahead_drop == NULL) {
+		printf("FAIL: the fake has no keystream ahead\n");
+		return 1;
+	}
 	CHECK(o->ahead_start(&k, cb, len, 1) == -EBADF);
 	CHECK(o->key_open(&k, &cfg, key, sizeof(key)) == 0);
 	cfg.kalg = "gcm_base(ctr(aes-eip93),ghash-generic)";
@@ -138,14 +141,14 @@ int main(void)
 	/* The plan at site=ahead: a wrong block; a skipped one stays zero; errno at the wait. */
 	plan("site=ahead,kind=keystream,nth=1,block=1,count=1,mask=0x80");
 	CHECK(o->ahead_start(&k, cb, len, 1) == 0 && o->ahead_wait(&k, &ks, NULL) == 0);
-	CHECK(ks[16] == (want[16] ^ 0x80) && memcmp(ks + 17, want + 17, len - 17) == 0 &&
-	      memcmp(ks, want, 16) == 0);
+	CHECK(ks != NULL && ks[16] == (want[16] ^ 0x80) &&
+	      memcmp(ks + 17, want + 17, len - 17) == 0 && memcmp(ks, want, 16) == 0);
 	plan("site=ahead,kind=skip,nth=1,block=-1,count=1");
 	CHECK(o->ahead_start(&k, cb, len, 0) == 0 && o->ahead_wait(&k, &ks, NULL) == 0);
-	CHECK(all_zero(ks + len - 16, 16) && memcmp(ks, want, len - 16) == 0);
+	CHECK(ks != NULL && all_zero(ks + len - 16, 16) && memcmp(ks, want, len - 16) == 0);
 	plan("site=ahead,kind=nowrite,nth=1,block=0,count=2");
 	CHECK(o->ahead_start(&k, cb, len, 0) == 0 && o->ahead_wait(&k, &ks, NULL) == 0);
-	CHECK(all_zero(ks, 32) && memcmp(ks + 32, want + 32, len - 32) == 0);
+	CHECK(ks != NULL && all_zero(ks, 32) && memcmp(ks + 32, want + 32, len - 32) == 0);
 	plan("site=ahead,kind=errno,err=110,nth=2");
 	CHECK(o->ahead_start(&k, cb, len, 1) == 0 && o->ahead_wait(&k, &ks, NULL) == 0);
 	CHECK(o->ahead_start(&k, cb, len, 1) == 0);
@@ -155,10 +158,10 @@ int main(void)
 	/* site=seal counts ahead requests by their direction, site=unseal skips sealing ones. */
 	plan("site=unseal,kind=keystream,nth=1,every=1,block=0");
 	CHECK(o->ahead_start(&k, cb, len, 1) == 0 && o->ahead_wait(&k, &ks, NULL) == 0);
-	CHECK(memcmp(ks, want, len) == 0);
+	CHECK(ks != NULL && memcmp(ks, want, len) == 0);
 	plan("site=seal,kind=tagmask,nth=1");
 	CHECK(o->ahead_start(&k, cb, len, 1) == 0 && o->ahead_wait(&k, &ks, NULL) == 0);
-	CHECK(ks[0] != want[0] && memcmp(ks + 1, want + 1, len - 1) == 0);
+	CHECK(ks != NULL && ks[0] != want[0] && memcmp(ks + 1, want + 1, len - 1) == 0);
 
 	/* Eager: computed at the start (the plan counts it then), the result at the wait. */
 	plan("site=ahead,kind=errno,err=5,nth=1");
