@@ -236,6 +236,17 @@ static int evict_one(void)
 	return 1;
 }
 
+unsigned int eip93_afalg_pool_sockets(void)
+{
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&registry_lock);
+	for (unsigned int i = 0; i < pool_n; i++)
+		n += held(pool[i]);
+	pthread_mutex_unlock(&registry_lock);
+	return n;
+}
+
 void eip93_afalg_pool_flush(void)
 {
 	while (evict_one())
@@ -258,7 +269,7 @@ static int pool_put(struct afalg_key *k)
 	int in = 0;
 
 	if (k->mode == EIP93_EMODE_CBC || k->tfm_fd < 0 || k->op_fd < 0 || k->tainted ||
-	    k->keylen > sizeof(zero_key))
+	    k->keylen > sizeof(zero_key) || FAULT_OPENING())
 		return 0;
 	eip93_afalg_aio_drop(&k->aio);
 	if (!eip93_afalg_aio_clean(&k->aio))

@@ -247,6 +247,8 @@ extern const struct eip93_engine_ops eip93_engine_cryptodev;
  * across keys (engine/afalg.c), e.g. when a provider instance goes.
  */
 void eip93_afalg_pool_flush(void);
+/* eip93_afalg_pool_sockets() - the AF_ALG sockets the pool holds now (idle, keyed with zeros). */
+unsigned int eip93_afalg_pool_sockets(void);
 
 /*
  * The roads to the engine, one row each, in engine-backend = auto's order:

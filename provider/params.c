@@ -61,6 +61,8 @@ static const OSSL_PARAM eip93_param_types[] = {
 	/* keystream ahead (alg/gcm/ahead.h) */
 	OSSL_PARAM_DEFN("eip93-keystream-ahead-used", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_DEFN("eip93-keystream-ahead-dropped", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
+	/* AF_ALG transforms kept for the next key (engine/afalg.c) */
+	OSSL_PARAM_DEFN("eip93-afalg-pooled-sockets", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0),
 	OSSL_PARAM_END
 };
 
@@ -167,6 +169,9 @@ int eip93_get_params(void *provctx, OSSL_PARAM params[])
 	    !set_str(params, "eip93-routing", p->env.adapt != NULL ? "adaptive" : "fixed") ||
 	    !set_u64(params, "eip93-keystream-ahead-used", &st->ahead_used) ||
 	    !set_u64(params, "eip93-keystream-ahead-dropped", &st->ahead_dropped))
+		return 0;
+	q = OSSL_PARAM_locate(params, "eip93-afalg-pooled-sockets");
+	if (q != NULL && !OSSL_PARAM_set_uint(q, eip93_afalg_pool_sockets()))
 		return 0;
 	return 1;
 }
