@@ -12,7 +12,11 @@
  * world with keystream-ahead = on named, the fake completing its ahead
  * requests at the wait or, by the input's seed, at the start, and half the
  * seal, unseal and data fault plans, by the seed, moved to its ahead
- * requests alone: site=ahead).  In each, three ciphers: AES-GCM, AES-CTR and AES-CBC (the
+ * requests alone: site=ahead; ahead-noverify: the same world with the
+ * integrity check off, EIP93_TEST_VERIFY=off, every seal, unseal and data
+ * plan on the ahead requests alone and a wrong keystream made an unwritten
+ * one: the ahead path's own refusal of a block the engine did not write is
+ * then all that keeps the outputs right).  In each, three ciphers: AES-GCM, AES-CTR and AES-CBC (the
  * header's bit 7, then 6; EIP93_FUZZ_CIPHER=gcm|ctr|cbc|skc overrides it,
  * skc meaning CTR or CBC as bit 6 says).  For AES-CTR and AES-CBC inputs the
  * fake models the driver's bugs the header asks for (both, unless it says
@@ -70,6 +74,7 @@ static struct fz_totals tot;
 static int forced = -1;	       /* EIP93_FUZZ_COMPOSITION */
 static int ecb_world;	       /* EIP93_FUZZ_COMPOSITION=ecb: the CTR world runs ecb(aes-eip93) */
 static int ahead_world;	       /* EIP93_FUZZ_COMPOSITION=ahead: the CTR world, keystream ahead */
+static int noverify_world;     /* ... =ahead-noverify: and the integrity check off */
 static int forced_cipher = -1; /* EIP93_FUZZ_CIPHER: FZ_GCM, _AES_CTR, _AES_CBC, 3 (either) */
 
 /* The ECB composition's world (EIP93_FUZZ_COMPOSITION=ecb): the engine's AES-ECB forced. */
@@ -195,6 +200,8 @@ void fz_harness_init(void)
 	setenv("EIP93_TEST_DT_PATH", FZ_DT_PATH, 0);
 	setenv("EIP93_TEST_HWCAP", "0", 1);
 	unsetenv("EIP93_TEST_FAKE");
+	unsetenv("EIP93_TEST_VERIFY");
+	unsetenv("EIP93_TEST_FAKE_AHEAD");
 	unsetenv("EIP93_PROVIDER");
 	if (!fz_rand_install())
 		die("cannot install the deterministic RAND_METHOD");
@@ -210,8 +217,13 @@ void fz_harness_init(void)
 			forced = FZ_CTR, ecb_world = 1; /* every input in the ECB composition */
 		else if (c != NULL && strcmp(c, "ahead") == 0)
 			forced = FZ_CTR, ahead_world = 1; /* every input in the CTR one, ahead */
+		else if (c != NULL && strcmp(c, "ahead-noverify") == 0)
+			forced = FZ_CTR, ahead_world = noverify_world = 1;
 		else if (c != NULL && *c != '\0' && strcmp(c, "input") != 0)
-			die("EIP93_FUZZ_COMPOSITION: ctr, kgcm, ecb, ahead or input");
+			die("EIP93_FUZZ_COMPOSITION: ctr, kgcm, ecb, ahead, ahead-noverify or "
+			    "input");
+		if (noverify_world) /* read as the provider initialises */
+			setenv("EIP93_TEST_VERIFY", "off", 1);
 	}
 	{
 		static const char *const cn[4] = { "gcm", "ctr", "cbc", "skc" };
@@ -255,8 +267,12 @@ static void set_plan(const struct fz_plan *fp, uint64_t seed)
 	p.buf = bufs[fp->buf % 3];
 	p.page = fp->page;
 	/* The ahead world: the input's seed moves a data plan to the ahead requests alone. */
-	if (ahead_world && fp->site >= 2 && (seed & 1) != 0)
+	if (ahead_world && fp->site >= 2 && ((seed & 1) != 0 || noverify_world))
 		p.site = EIP93_FAKE_AHEAD;
+	/* Unchecked, a wrong keystream is a wrong output; an unwritten one must be refused. */
+	if (noverify_world && (p.kind == EIP93_FAKE_KEYSTREAM || p.kind == EIP93_FAKE_TAIL ||
+			       p.kind == EIP93_FAKE_PAGE || p.kind == EIP93_FAKE_TAGMASK))
+		p.kind = EIP93_FAKE_SKIP;
 	eip93_fake_set_plan(fp->site == 0 ? NULL : &p);
 }
 
@@ -405,9 +421,10 @@ void fz_harness_summary(const char *prefix)
 		prefix, t->execs, t->engine_execs,
 		t->execs != 0 ? 100.0 * (double)t->engine_execs / (double)t->execs : 0.0,
 		t->engine_messages, t->fault_execs, t->faults, t->reloads, t->divergences,
-		ecb_world     ? "ecb(aes-eip93)"
-		: ahead_world ? "ctr(aes-eip93) ahead"
-			      : "ctr(aes-eip93)",
+		ecb_world	 ? "ecb(aes-eip93)"
+		: noverify_world ? "ctr(aes-eip93) ahead, unchecked"
+		: ahead_world	 ? "ctr(aes-eip93) ahead"
+				 : "ctr(aes-eip93)",
 		t->by_composition[FZ_CTR], t->by_composition[FZ_KGCM], t->by_cipher[FZ_GCM],
 		t->engine_by_cipher[FZ_GCM], t->by_cipher[FZ_AES_CTR],
 		t->engine_by_cipher[FZ_AES_CTR], t->by_cipher[FZ_AES_CBC],
