@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * eip93-ahead-check: AES-GCM's keystream ahead (issue 35) through the real
+ * eip93-ahead-check: AES-GCM's keystream ahead through the real
  * provider (the hooks build, the fake engine completing asynchronously),
  * every output compared byte for byte with the default provider in a
  * second library context (ahead_pair.c).  Streams, each sealed on one pair

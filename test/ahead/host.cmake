@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Keystream ahead (issue 35) on the host.
+# Keystream ahead (docs/design.md) on the host.
 # eip93-fake-ahead-check: the fake engine's keystream ahead at its interface
 # (engine/fake_ahead.c, linked directly): asynchronous, one outstanding, the
 # keystream right, returned once, a forked child's -ENOENT and zero buffer,
