@@ -94,15 +94,15 @@ int eip93_ahead_take(struct gcm_ctx *ctx, const unsigned char *iv, const unsigne
 	int r;
 
 	if (!a->pending)
-		return 1;
+		return EIP93_AHEAD_NONE;
 	if (whole > a->len || memcmp(iv, a->next, EIP93_ENGINE_IVLEN) != 0) {
 		dropped(ctx); /* mispredicted: waited for and cleansed by the backend */
-		return 1;
+		return EIP93_AHEAD_NONE;
 	}
 	a->pending = 0;
 	r = e->ahead_wait(&ctx->base.key.ek, &ks, pg);
 	if (r == -ENOENT) /* the backend has none (a forked child's key): ask now */
-		return 1;
+		return EIP93_AHEAD_NONE;
 	if (r < 0)
 		return r;
 	if (xor_take(out, in, ks, whole))

@@ -30,11 +30,14 @@ struct eip93_ahead {
 	unsigned int run[3]; /* messages in a row that kept each pattern (ahead.c) */
 };
 
+/* eip93_ahead_take()'s "not asked ahead": distinct from EIP93_ENGINE_WRONG and _RECORD_UNFIT. */
+#define EIP93_AHEAD_NONE 16
+
 /*
  * eip93_ahead_take() - this message's keystream, if it was asked ahead: @out
  * = @in XOR it over @whole bytes, the page phases into @pg.  Returns 0 (done),
- * 1 (not asked ahead for this nonce and size: the caller asks the engine
- * now; one asked for another is dropped), EIP93_ENGINE_WRONG (a block the
+ * EIP93_AHEAD_NONE (not asked ahead for this nonce and size: the caller asks
+ * the engine now; one asked for another is dropped), EIP93_ENGINE_WRONG (a block the
  * engine did not write: nothing written to @out) or -errno (the request
  * failed).
  */

@@ -157,7 +157,7 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 	static const unsigned char two[4] = { 0, 0, 0, 2 };
 	unsigned char cb[EIP93_ENGINE_CTRBLK];
 	struct eip93_engine_msg m = { cb, NULL, 0, in, out, whole, NULL, pg };
-	int r = 1;
+	int r = EIP93_AHEAD_NONE;
 
 	if (ctx->base.key.ek.mode == EIP93_EMODE_ECB)
 		return ecb_request(ctx, enc, iv, in, out, whole, pg);
@@ -165,7 +165,7 @@ static int ctr_request(struct gcm_ctx *ctx, int enc, const unsigned char *iv,
 		return 0;
 	if (ctx->ahead.armed)
 		r = eip93_ahead_take(ctx, iv, in, out, whole, pg);
-	if (r == 1) {
+	if (r == EIP93_AHEAD_NONE) {
 		memcpy(cb, iv, EIP93_ENGINE_IVLEN);
 		memcpy(cb + EIP93_ENGINE_IVLEN, two, sizeof(two));
 		r = ctx->base.env->engine->skc(&ctx->base.key.ek, &m, enc);
