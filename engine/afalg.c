@@ -100,7 +100,6 @@ static void atfork_register(void)
 	(void)pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
-
 /* AF_ALG sockets this process holds open now (the cap counts them). */
 static unsigned int open_socket_count(void)
 {
@@ -395,7 +394,8 @@ int eip93_afalg_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 	a = pool_take(c->kalg, keylen);
 	if (a != NULL) {
 		if (setsockopt(a->tfm_fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) == 0 &&
-		    (a->timeout_ms == c->timeout_ms || set_timeouts(a->op_fd, c->timeout_ms) == 0)) {
+		    (a->timeout_ms == c->timeout_ms ||
+		     set_timeouts(a->op_fd, c->timeout_ms) == 0)) {
 			a->timeout_ms = a->aio.timeout_ms = c->timeout_ms;
 			a->max_sockets = c->max_sockets;
 			a->aio_off = 0;

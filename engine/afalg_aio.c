@@ -56,7 +56,7 @@ void eip93_afalg_aio_init(struct afalg_aio *a, unsigned int timeout_ms)
 	a->timeout_ms = timeout_ms;
 }
 
-#if defined(SYS_io_setup) && defined(SYS_io_submit) && defined(SYS_io_getevents) &&           \
+#if defined(SYS_io_setup) && defined(SYS_io_submit) && defined(SYS_io_getevents) &&                \
 	defined(SYS_io_destroy) && defined(MADV_WIPEONFORK)
 
 /* The slot the outstanding request writes: the one after the last. */
@@ -124,7 +124,7 @@ static int send_zeros(int fd, const unsigned char *cb, size_t len)
 	for (size_t off = 0; off < len; off += sizeof(zeros), n++)
 		v[n] = (struct iovec){ .iov_base = (void *)zeros,
 				       .iov_len = len - off < sizeof(zeros) ? len - off
-									: sizeof(zeros) };
+									    : sizeof(zeros) };
 	memcpy(ivbuf, &iv, sizeof(iv));
 	memcpy(ivbuf + sizeof(iv), cb, EIP93_ENGINE_CTRBLK);
 	memset(&cbuf, 0, sizeof(cbuf));

@@ -227,8 +227,7 @@ static int be_skc(struct eip93_engine_key *k, const struct eip93_engine_msg *m, 
  * whose first try fails (no AIO, a seccomp filter, the cap) keeps it off
  * until it closes: the synchronous path, with no syscall wasted per message.
  */
-static int be_ahead_start(struct eip93_engine_key *k, const unsigned char *cb, size_t len,
-			  int enc)
+static int be_ahead_start(struct eip93_engine_key *k, const unsigned char *cb, size_t len, int enc)
 {
 	struct afalg_key *a = k->priv;
 	int r;

@@ -322,7 +322,7 @@ static void eip93_teardown(void *provctx)
 	if (p == NULL)
 		return;
 	eip93_alg_env_free(&p->env);
-	eip93_afalg_pool_flush(); /* idle transforms kept for the next key (engine/afalg.c) */
+	eip93_afalg_pool_flush();   /* idle transforms kept for the next key (engine/afalg.c) */
 	OPENSSL_free(p->env.adapt); /* adaptive routing: estimates only, no secrets */
 	if (p->sw.libctx != NULL)
 		eip93_sw_close(&p->sw);

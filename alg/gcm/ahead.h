@@ -11,24 +11,8 @@
 #define EIP93_GCM_AHEAD_H
 
 #include <stddef.h>
-#include <stdint.h>
 
-#include "../../engine/engine.h"
-
-struct gcm_ctx;
-
-/* One context's predictor and its request ahead (zero: nothing seen, nothing asked). */
-struct eip93_ahead {
-	unsigned char base[EIP93_ENGINE_IVLEN]; /* the first nonce seen since the key */
-	unsigned char last[EIP93_ENGINE_IVLEN]; /* the last one */
-	unsigned char next[EIP93_ENGINE_IVLEN]; /* the one asked ahead */
-	uint64_t seq;	 /* the last nonce XOR base (TLS 1.3's sequence number) */
-	size_t len;	 /* the bytes asked ahead */
-	int seen;	 /* a message since the key */
-	int pending;	 /* a request ahead is outstanding on the context's engine key */
-	int armed;	 /* this message may take and ask (eip93_engine_checked) */
-	unsigned int run[3]; /* messages in a row that kept each pattern (ahead.c) */
-};
+#include "gcm_ctx.h"
 
 /* eip93_ahead_take()'s "not asked ahead": distinct from EIP93_ENGINE_WRONG and _RECORD_UNFIT. */
 #define EIP93_AHEAD_NONE 16
@@ -37,9 +21,10 @@ struct eip93_ahead {
  * eip93_ahead_take() - this message's keystream, if it was asked ahead: @out
  * = @in XOR it over @whole bytes, the page phases into @pg.  Returns 0 (done),
  * EIP93_AHEAD_NONE (not asked ahead for this nonce and size: the caller asks
- * the engine now; one asked for another is dropped), EIP93_ENGINE_WRONG (a block the
- * engine did not write: nothing written to @out) or -errno (the request
- * failed).
+ * the engine now; one asked for another is dropped), EIP93_ENGINE_WRONG (a
+ * block the engine did not write: @out holds the input XOR a partly zero
+ * keystream, for the caller's replay to overwrite; never released) or
+ * -errno (the request failed).
  */
 int eip93_ahead_take(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *in,
 		     unsigned char *out, size_t whole, struct eip93_engine_pages *pg);

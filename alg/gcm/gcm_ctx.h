@@ -12,7 +12,7 @@
 #include <openssl/modes.h>
 
 #include "../ctx.h"
-#include "ahead.h"
+#include "ahead_state.h"
 #include "route.h"
 #include "shadow.h"
 

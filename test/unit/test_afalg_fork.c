@@ -257,7 +257,8 @@ int main(void)
 
 	/* Transforms reused across keys: a closed AES-CTR key's sockets wait in the pool ... */
 	{
-		const struct eip93_engine_cfg cfg = { .kalg = KALG, .max_sockets = 16,
+		const struct eip93_engine_cfg cfg = { .kalg = KALG,
+						      .max_sockets = 16,
 						      .timeout_ms = 100 };
 		const unsigned char key2[16] = { 1 };
 		void *first;
@@ -274,7 +275,8 @@ int main(void)
 		CHECK_EQ_INT(eip93_engine_afalg.resources(), 2);
 		eip93_engine_afalg.key_close(&k);
 		/* ... a key of another length does not; a cap of 2 evicts the pooled ones */
-		const struct eip93_engine_cfg cap2 = { .kalg = KALG, .max_sockets = 2,
+		const struct eip93_engine_cfg cap2 = { .kalg = KALG,
+						       .max_sockets = 2,
 						       .timeout_ms = 100 };
 		CHECK_EQ_INT(eip93_engine_afalg.key_open(&k, &cap2, key2, 16 + 8), 0);
 		CHECK(k.priv != first);
