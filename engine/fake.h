@@ -13,7 +13,7 @@
  * directly, e.g. the fuzzer) or, once, from the environment variable
  * EIP93_TEST_FAKE (programs that load eip93.so), e.g.
  *   EIP93_TEST_FAKE="site=seal,kind=keystream,nth=3,every=1,block=-1"
- * keys: site (probe|open|seal|unseal|data: seal and unseal count a key's
+ * keys: site (probe|open|seal|unseal|data|ahead: seal and unseal count a key's
  * AES-CTR requests too, by the GCM direction they serve; a ctr(aes-eip93)
  * key's check is seal call 1, a gcm_base key's seal 1 and unseal 1 and 2), kind (errno|short|badmsg|
  * keystream|nowrite|tail|page|tagmask|skip), err (errno value), nth (first
