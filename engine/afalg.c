@@ -250,6 +250,7 @@ void eip93_afalg_pool_flush(void)
 {
 	while (evict_one())
 		;
+	eip93_afalg_aio_stop();
 }
 
 /* reserve(), evicting pooled keys while the cap is in the way. */

@@ -2,33 +2,40 @@
 /*
  * The AF_ALG backend's keystream ahead (afalg_aio.h).  One request at a
  * time per key: the zeros of the request are sent (sendmsg, with the
- * counter block) on the key's second operation socket, and the result is
- * read by an AIO read (io_submit, IOCB_CMD_PREAD): algif_skcipher then
- * queues the request and returns, and the kernel completes the read when the
- * engine has (AF_ALG's asynchronous recvmsg, Linux 4.14 on).  The read lands
- * in one of two buffers, alternately, so the caller can read one keystream
- * while the next is computed into the other.
+ * counter block) on the key's second operation socket and the keystream
+ * read back (read), by the process's one keystream worker thread, while
+ * the caller goes on; a wait joins the request.  Linux AIO cannot do it:
+ * mainline removed AIO on sockets (commit fcc77d33a34c, "net: Remove
+ * support for AIO on sockets") and the stable trees make algif_skcipher's
+ * AIO read synchronous (io_submit returns when the engine has finished:
+ * measured on Debian's 6.1 in the guest), so without a thread nothing
+ * overlaps.
  *
- * The buffers are one private anonymous mapping marked MADV_WIPEONFORK (a
+ * The worker (docs/design.md "Keystream ahead: the worker thread"):
+ * started at the first request of the process (never under a seccomp
+ * filter: asked first, as before a socket), with every signal blocked; it
+ * makes only sendmsg and read on keystream-ahead sockets, each bounded by
+ * the socket's timeouts; it never touches OpenSSL.  A forked child has no
+ * worker (threads are not inherited) and forgets its parent's requests;
+ * its next request starts its own.  When a provider instance goes the
+ * worker is joined (eip93_afalg_aio_stop), so the module can be unloaded.
+ *
+ * The buffer is a private anonymous mapping marked MADV_WIPEONFORK (a
  * forked child sees zeros there) and MADV_DONTDUMP; a request's bytes are
- * zeroed before it (a block the engine skips stays zero) and cleansed by
- * the caller after use and here on drop.  A request the kernel has not
- * completed within the key's timeout is abandoned with its context and its
- * buffers, never freed (the kernel may still write there), and the key's
- * keystream ahead stays off.
+ * zeroed before it (a block the engine skips stays zero), the caller
+ * cleanses what it used, and a drop cleanses the rest.
  */
 #include "afalg_aio.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/aio_abi.h>
 #include <linux/if_alg.h>
 
 #include "../detect/sandbox.h"
@@ -39,15 +46,23 @@
 
 enum {
 	AIO_IDLE = 0, /* nothing outstanding */
-	AIO_OUT,      /* submitted, not collected */
-	AIO_BROKEN,   /* the socket or the context is unusable: ahead stays off on this key */
-	AIO_LOST,     /* timed out: context and buffers abandoned */
+	AIO_QUEUED,   /* waiting for the worker */
+	AIO_RUNNING,  /* the worker is making it */
+	AIO_DONE,     /* made (err says how), not collected */
+	AIO_BROKEN,   /* its socket's state is unknown: ahead stays off on this key */
 };
 
-#define SLOTS 2
-#define MAP_LEN (SLOTS * (size_t)EIP93_AHEAD_MAX)
-
 static const unsigned char zeros[4096];
+
+/* The worker: one per process, its queue, under @lock. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work_cv = PTHREAD_COND_INITIALIZER; /* a request queued, or stop */
+static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER; /* a request done */
+static struct afalg_aio *head, *tail;
+static pthread_t worker;
+static int running;  /* the worker exists in this process */
+static int stopping; /* eip93_afalg_aio_stop() asks it to end */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 void eip93_afalg_aio_init(struct afalg_aio *a, unsigned int timeout_ms)
 {
@@ -56,42 +71,28 @@ void eip93_afalg_aio_init(struct afalg_aio *a, unsigned int timeout_ms)
 	a->timeout_ms = timeout_ms;
 }
 
-#if defined(SYS_io_setup) && defined(SYS_io_submit) && defined(SYS_io_getevents) &&                \
-	defined(SYS_io_destroy) && defined(MADV_WIPEONFORK)
-
-/* The slot the outstanding request writes: the one after the last. */
-static unsigned char *slot(const struct afalg_aio *a)
+static void fork_prepare(void)
 {
-	return a->buf + (size_t)(a->cur) * EIP93_AHEAD_MAX;
+	pthread_mutex_lock(&lock);
 }
 
-static int make(struct afalg_aio *a)
+static void fork_parent(void)
 {
-	aio_context_t ctx = 0;
-	void *p;
+	pthread_mutex_unlock(&lock);
+}
 
-	if (a->buf == NULL) {
-		p = mmap(NULL, MAP_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			return -errno;
-		if (madvise(p, MAP_LEN, MADV_WIPEONFORK) != 0) {
-			int e = -errno;
+/* The child has no worker; the keys' requests are forgotten by afalg.c's registry. */
+static void fork_child(void)
+{
+	head = tail = NULL;
+	running = 0;
+	stopping = 0;
+	pthread_mutex_unlock(&lock);
+}
 
-			(void)munmap(p, MAP_LEN);
-			return e == -EINVAL ? -ENOSYS : e; /* before Linux 4.14: no ahead */
-		}
-		(void)madvise(p, MAP_LEN, MADV_DONTDUMP);
-		a->buf = p;
-	}
-	if (a->ctx == 0) {
-		/* A filter may kill on io_setup: asked once per key, as before a socket. */
-		if (eip93_sandboxed())
-			return -EPERM;
-		if (syscall(SYS_io_setup, 1, &ctx) != 0)
-			return -errno;
-		a->ctx = (unsigned long)ctx;
-	}
-	return 0;
+static void atfork_register(void)
+{
+	(void)pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 static struct cmsghdr *put(struct msghdr *msg, struct cmsghdr *c, int type, const void *v,
@@ -123,8 +124,7 @@ static int send_zeros(int fd, const unsigned char *cb, size_t len)
 
 	for (size_t off = 0; off < len; off += sizeof(zeros), n++)
 		v[n] = (struct iovec){ .iov_base = (void *)zeros,
-				       .iov_len = len - off < sizeof(zeros) ? len - off
-									    : sizeof(zeros) };
+				       .iov_len = len - off < sizeof(zeros) ? len - off : sizeof(zeros) };
 	memcpy(ivbuf, &iv, sizeof(iv));
 	memcpy(ivbuf + sizeof(iv), cb, EIP93_ENGINE_CTRBLK);
 	memset(&cbuf, 0, sizeof(cbuf));
@@ -145,145 +145,209 @@ static int send_zeros(int fd, const unsigned char *cb, size_t len)
 	return (size_t)r == len ? 0 : -EIO;
 }
 
-int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t len)
+/* One request, made by the worker outside the lock: 0 or -errno. */
+static int make_request(int fd, const unsigned char *cb, unsigned char *out, size_t len)
 {
-	struct iocb cb_aio;
-	struct iocb *list[1] = { &cb_aio };
-	unsigned char *out;
-	long n;
-	int r;
+	ssize_t n;
+	int r = send_zeros(fd, cb, len);
 
-	if (a->state == AIO_OUT)
-		return -EBUSY;
-	if (a->state != AIO_IDLE)
-		return -EIO;
-	if (a->fd < 0 || len == 0 || len > EIP93_AHEAD_MAX || len % EIP93_ENGINE_CTRBLK != 0)
-		return -EINVAL;
-	r = make(a);
 	if (r < 0)
 		return r;
-	a->cur = (a->cur + 1) % SLOTS;
-	out = slot(a);
-	memset(out, 0, len); /* a block the engine skips stays zero, never old keystream */
-	r = send_zeros(a->fd, cb, len);
-	if (r < 0) {
-		a->state = AIO_BROKEN; /* what was queued on the socket is unknown */
-		return r;
-	}
-	memset(&cb_aio, 0, sizeof(cb_aio));
-	cb_aio.aio_lio_opcode = IOCB_CMD_PREAD;
-	cb_aio.aio_fildes = (uint32_t)a->fd;
-	cb_aio.aio_buf = (uint64_t)(uintptr_t)out;
-	cb_aio.aio_nbytes = len;
 	do {
-		n = syscall(SYS_io_submit, (aio_context_t)a->ctx, 1L, list);
+		n = read(fd, out, len);
 	} while (n < 0 && errno == EINTR);
-	if (n != 1) {
-		r = n < 0 ? -errno : -EIO;
-		a->state = AIO_BROKEN; /* the zeros sent wait on the socket */
-		return r;
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+static void *work(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	for (;;) {
+		struct afalg_aio *a;
+		unsigned char cb[EIP93_ENGINE_CTRBLK];
+		int fd, r;
+		size_t len;
+		unsigned char *out;
+
+		while (head == NULL && !stopping)
+			pthread_cond_wait(&work_cv, &lock);
+		if (head == NULL)
+			break; /* stopping, and nothing queued */
+		a = head;
+		head = a->next;
+		if (head == NULL)
+			tail = NULL;
+		a->next = NULL;
+		a->state = AIO_RUNNING;
+		fd = a->fd;
+		len = a->len;
+		out = a->buf;
+		memcpy(cb, a->cb, sizeof(cb));
+		pthread_mutex_unlock(&lock);
+		r = make_request(fd, cb, out, len);
+		explicit_bzero(cb, sizeof(cb));
+		pthread_mutex_lock(&lock);
+		a->err = r;
+		a->state = AIO_DONE;
+		pthread_cond_broadcast(&done_cv);
 	}
-	a->len = len;
-	a->state = AIO_OUT;
+	running = 0;
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+/* Under @lock: the worker of this process, started if need be; 0 or -errno. */
+static int ensure_worker(void)
+{
+	sigset_t all, old;
+	int r;
+
+	if (running)
+		return 0;
+	/* A filter may kill on clone() or on the worker's calls: asked before, as before a socket. */
+	if (eip93_sandboxed())
+		return -EPERM;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* the worker takes no signal */
+	r = pthread_create(&worker, NULL, work, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r != 0)
+		return -r;
+	running = 1;
+	stopping = 0;
 	return 0;
 }
 
-/* Collect the outstanding request: 0, or -errno (-ETIMEDOUT: abandoned). */
-static int collect(struct afalg_aio *a)
+static int make_buffer(struct afalg_aio *a)
 {
-	struct io_event ev;
-	struct timespec ts = { .tv_sec = (time_t)(a->timeout_ms / 1000),
-			       .tv_nsec = (long)(a->timeout_ms % 1000) * 1000000L };
-	long n;
+	void *p;
 
-	do {
-		n = syscall(SYS_io_getevents, (aio_context_t)a->ctx, 1L, 1L, &ev, &ts);
-	} while (n < 0 && errno == EINTR);
-	if (n == 0) {
-		a->state = AIO_LOST; /* the kernel may still write: nothing is freed */
-		return -ETIMEDOUT;
-	}
-	if (n < 0) {
-		a->state = AIO_BROKEN;
+	if (a->buf != NULL)
+		return 0;
+	p = mmap(NULL, EIP93_AHEAD_MAX, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
 		return -errno;
+#ifdef MADV_WIPEONFORK
+	if (madvise(p, EIP93_AHEAD_MAX, MADV_WIPEONFORK) != 0) {
+#else
+	{
+#endif
+		/* Before Linux 4.14 (or a libc without it): a child would inherit it: none. */
+		(void)munmap(p, EIP93_AHEAD_MAX);
+		return -ENOSYS;
 	}
-	a->state = AIO_IDLE;
-	if (ev.res < 0)
-		return (int)ev.res;
-	return (size_t)ev.res == a->len ? 0 : -EIO;
+	(void)madvise(p, EIP93_AHEAD_MAX, MADV_DONTDUMP);
+	a->buf = p;
+	return 0;
+}
+
+int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t len)
+{
+	int r;
+
+	if (a->fd < 0 || len == 0 || len > EIP93_AHEAD_MAX || len % EIP93_ENGINE_CTRBLK != 0)
+		return -EINVAL;
+	pthread_once(&atfork_once, atfork_register);
+	r = make_buffer(a);
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&lock);
+	if (a->state == AIO_QUEUED || a->state == AIO_RUNNING || a->state == AIO_DONE)
+		r = -EBUSY;
+	else if (a->state != AIO_IDLE)
+		r = -EIO;
+	else
+		r = ensure_worker();
+	if (r == 0) {
+		memset(a->buf, 0, len); /* a block the engine skips stays zero, never old keystream */
+		memcpy(a->cb, cb, sizeof(a->cb));
+		a->len = len;
+		a->err = 0;
+		a->state = AIO_QUEUED;
+		a->next = NULL;
+		if (tail != NULL)
+			tail->next = a;
+		else
+			head = a;
+		tail = a;
+		pthread_cond_signal(&work_cv);
+	}
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+/* Under @lock: take @a out of the queue if it is there (never made). */
+static int unqueue(struct afalg_aio *a)
+{
+	struct afalg_aio **p = &head, *prev = NULL;
+
+	for (; *p != NULL; prev = *p, p = &(*p)->next)
+		if (*p == a) {
+			*p = a->next;
+			if (tail == a)
+				tail = prev;
+			a->next = NULL;
+			a->state = AIO_IDLE;
+			return 1;
+		}
+	return 0;
+}
+
+/* Under @lock: wait until @a is made (the worker's request is bounded by its socket's timeouts). */
+static void join(struct afalg_aio *a)
+{
+	while (a->state == AIO_QUEUED || a->state == AIO_RUNNING)
+		pthread_cond_wait(&done_cv, &lock);
 }
 
 int eip93_afalg_aio_wait(struct afalg_aio *a, unsigned char **ks, struct eip93_engine_pages *pg)
 {
 	int r;
 
-	if (a->state != AIO_OUT)
+	pthread_mutex_lock(&lock);
+	if (a->state != AIO_QUEUED && a->state != AIO_RUNNING && a->state != AIO_DONE) {
+		pthread_mutex_unlock(&lock);
 		return -ENOENT;
-	r = collect(a);
+	}
+	join(a);
+	r = a->err;
+	/* A failed request may have left bytes on its socket: the key's ahead stays off. */
+	a->state = r == 0 ? AIO_IDLE : AIO_BROKEN;
+	pthread_mutex_unlock(&lock);
 	if (r < 0) {
-		if (a->state != AIO_LOST)
-			explicit_bzero(slot(a), a->len);
+		explicit_bzero(a->buf, a->len);
 		return r;
 	}
 	/* algif_skcipher read its send buffer (kernel pages from offset 0) and wrote ours. */
 	eip93_engine_pages_add(pg, 0);
-	eip93_engine_pages_buf(pg, slot(a));
-	*ks = slot(a);
+	eip93_engine_pages_buf(pg, a->buf);
+	*ks = a->buf;
 	return 0;
 }
 
 void eip93_afalg_aio_drop(struct afalg_aio *a)
 {
-	if (a->state == AIO_OUT)
-		(void)collect(a);
-	if (a->buf != NULL && a->state != AIO_LOST)
-		explicit_bzero(a->buf, MAP_LEN);
+	pthread_mutex_lock(&lock);
+	if (!unqueue(a))
+		join(a);
+	if (a->state == AIO_DONE)
+		a->state = a->err == 0 ? AIO_IDLE : AIO_BROKEN;
+	pthread_mutex_unlock(&lock);
+	if (a->buf != NULL)
+		explicit_bzero(a->buf, a->len);
 }
 
 void eip93_afalg_aio_free(struct afalg_aio *a)
 {
 	eip93_afalg_aio_drop(a);
-	if (a->state != AIO_LOST) { /* abandoned: the kernel may still write there */
-		if (a->ctx != 0)
-			(void)syscall(SYS_io_destroy, (aio_context_t)a->ctx);
-		if (a->buf != NULL)
-			(void)munmap(a->buf, MAP_LEN);
-	}
-	a->ctx = 0;
+	if (a->buf != NULL)
+		(void)munmap(a->buf, EIP93_AHEAD_MAX);
 	a->buf = NULL;
 	a->state = AIO_IDLE;
-	a->cur = 0;
 }
-
-#else /* no AIO or no MADV_WIPEONFORK at build time: no keystream ahead */
-
-int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t len)
-{
-	(void)a;
-	(void)cb;
-	(void)len;
-	return -ENOSYS;
-}
-
-int eip93_afalg_aio_wait(struct afalg_aio *a, unsigned char **ks, struct eip93_engine_pages *pg)
-{
-	(void)a;
-	(void)ks;
-	(void)pg;
-	return -ENOENT;
-}
-
-void eip93_afalg_aio_drop(struct afalg_aio *a)
-{
-	(void)a;
-}
-
-void eip93_afalg_aio_free(struct afalg_aio *a)
-{
-	(void)a;
-}
-
-#endif
 
 int eip93_afalg_aio_clean(const struct afalg_aio *a)
 {
@@ -292,9 +356,25 @@ int eip93_afalg_aio_clean(const struct afalg_aio *a)
 
 void eip93_afalg_aio_forget(struct afalg_aio *a)
 {
-	/* The parent's context is not the child's; its mapping is left (zeros, untouched). */
-	a->ctx = 0;
+	/* The parent's request is not the child's; its mapping is left (zeros, untouched). */
 	a->buf = NULL;
 	a->state = AIO_IDLE;
-	a->cur = 0;
+	a->next = NULL;
+}
+
+void eip93_afalg_aio_stop(void)
+{
+	pthread_t t;
+	int join_it;
+
+	pthread_mutex_lock(&lock);
+	join_it = running && !stopping; /* one caller joins it */
+	t = worker;
+	if (join_it) {
+		stopping = 1;
+		pthread_cond_broadcast(&work_cv);
+	}
+	pthread_mutex_unlock(&lock);
+	if (join_it)
+		(void)pthread_join(t, NULL); /* it ends once the queue is empty */
 }

@@ -244,7 +244,9 @@ extern const struct eip93_engine_ops eip93_engine_afalg;
 extern const struct eip93_engine_ops eip93_engine_cryptodev;
 /*
  * eip93_afalg_pool_flush() - close the AF_ALG transforms kept for reuse
- * across keys (engine/afalg.c), e.g. when a provider instance goes.
+ * across keys (engine/afalg.c) and join the keystream-ahead worker thread
+ * (engine/afalg_aio.c; the next request starts another): when a provider
+ * instance goes, before the module may be unloaded.
  */
 void eip93_afalg_pool_flush(void);
 /* eip93_afalg_pool_sockets() - the AF_ALG sockets the pool holds now (idle, keyed with zeros). */
