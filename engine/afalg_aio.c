@@ -124,7 +124,8 @@ static int send_zeros(int fd, const unsigned char *cb, size_t len)
 
 	for (size_t off = 0; off < len; off += sizeof(zeros), n++)
 		v[n] = (struct iovec){ .iov_base = (void *)zeros,
-				       .iov_len = len - off < sizeof(zeros) ? len - off : sizeof(zeros) };
+				       .iov_len = len - off < sizeof(zeros) ? len - off
+									    : sizeof(zeros) };
 	memcpy(ivbuf, &iv, sizeof(iv));
 	memcpy(ivbuf + sizeof(iv), cb, EIP93_ENGINE_CTRBLK);
 	memset(&cbuf, 0, sizeof(cbuf));
@@ -262,7 +263,8 @@ int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t l
 	else
 		r = ensure_worker();
 	if (r == 0) {
-		memset(a->buf, 0, len); /* a block the engine skips stays zero, never old keystream */
+		memset(a->buf, 0,
+		       len); /* a block the engine skips stays zero, never old keystream */
 		memcpy(a->cb, cb, sizeof(a->cb));
 		a->len = len;
 		a->err = 0;

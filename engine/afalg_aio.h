@@ -17,12 +17,12 @@
 
 /* One key's keystream ahead.  All zero (and @fd -1) before its first use. */
 struct afalg_aio {
-	int fd;			 /* the second operation socket (afalg.c opens and closes it) */
-	unsigned char *buf;	 /* EIP93_AHEAD_MAX bytes, mmap'd, wiped on fork; NULL: none */
+	int fd;		    /* the second operation socket (afalg.c opens and closes it) */
+	unsigned char *buf; /* EIP93_AHEAD_MAX bytes, mmap'd, wiped on fork; NULL: none */
 	unsigned char cb[EIP93_ENGINE_CTRBLK]; /* the request's counter block */
-	size_t len;		 /* the request's bytes */
-	int state;		 /* AIO_* (afalg_aio.c), under the worker's lock */
-	int err;		 /* the request's outcome once done: 0 or -errno */
+	size_t len;			       /* the request's bytes */
+	int state;			       /* AIO_* (afalg_aio.c), under the worker's lock */
+	int err;			       /* the request's outcome once done: 0 or -errno */
 	unsigned int timeout_ms; /* the socket's timeout (the worker's request is bounded by it) */
 	struct afalg_aio *next;	 /* the worker's queue */
 };

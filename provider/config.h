@@ -30,12 +30,12 @@
 #endif
 
 struct eip93_config {
-	int enable;				  /* enable = yes|no */
-	size_t min_size;			  /* min-size */
-	size_t max_size;			  /* max-size */
-	unsigned int max_sockets;		  /* max-sockets */
-	unsigned int timeout_ms;		  /* timeout-ms */
-	int notice;				  /* notice = yes|no */
+	int enable;		  /* enable = yes|no */
+	size_t min_size;	  /* min-size */
+	size_t max_size;	  /* max-size */
+	unsigned int max_sockets; /* max-sockets */
+	unsigned int timeout_ms;  /* timeout-ms */
+	int notice;		  /* notice = yes|no */
 	int ahead; /* keystream-ahead = yes|no: AES-GCM CTR-only, the next record's keystream */
 	char fallback_propq[EIP93_CFG_PROPQ_MAX]; /* fallback-properties */
 	char kalg[64];				  /* kernel-algorithm; "" = the first that binds */
