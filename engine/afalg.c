@@ -14,7 +14,7 @@
  * survives into a child, and a child never shares an operation socket with
  * its parent.  The operation socket has send and receive timeouts.  A key
  * may hold a third, keystream ahead's operation socket (afalg_aio.c), and a
- * closed key's sockets may wait in a pool for the next key of their kind
+ * closed key's bound socket may wait in a pool for the next key of its kind
  * ("Transforms reused across keys" below).  The requests and the ops table
  * are engine/afalg_req.c's.
  */
@@ -210,10 +210,12 @@ static void key_close(struct afalg_key *k)
  * Transforms reused across keys: a closing key of a mode whose requests are
  * always encryptions (AES-CTR, AES-ECB, an AEAD: never AES-CBC, whose
  * decryptions leave the EIP93 driver's transform in the inbound direction)
- * keeps its sockets (and its keystream ahead's) in a small pool, its kernel
- * key overwritten with zeros; the next key of the same algorithm and length
- * takes them with one setsockopt(ALG_SET_KEY) instead of socket, bind,
- * setkey, accept and two timeouts.  Pooled sockets stay in the fork
+ * keeps its bound socket (the transform) in a small pool, its operation
+ * sockets closed (the kernel refuses a key while one is accepted: EBUSY)
+ * and its kernel key overwritten with zeros; the next key of the same
+ * algorithm and length takes it with setsockopt(ALG_SET_KEY), accept and
+ * the timeouts instead of also socket and bind (which allocates the
+ * transform in the driver).  Pooled sockets stay in the fork
  * registry (a child closes them) and count against the cap; a key that
  * would pass the cap evicts them first.
  */
@@ -263,7 +265,29 @@ static int reserve_evict(unsigned int n, unsigned int cap)
 	return r;
 }
 
-/* Into the pool, keyed with zeros: 1, or 0 when it is not poolable (then still open). */
+/* The operation sockets of @k closed (its bound socket kept). */
+static void close_children(struct afalg_key *k)
+{
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&registry_lock);
+	if (k->op_fd >= 0) {
+		close(k->op_fd);
+		n++;
+	}
+	if (k->aio.fd >= 0) {
+		close(k->aio.fd);
+		n++;
+	}
+	k->op_fd = k->aio.fd = -1;
+	pthread_mutex_unlock(&registry_lock);
+	atomic_fetch_sub(&open_sockets, n);
+}
+
+/*
+ * Into the pool, its operation sockets closed and its bound socket keyed
+ * with zeros: 1, or 0 when it is not poolable (then to be closed).
+ */
 static int pool_put(struct afalg_key *k)
 {
 	int in = 0;
@@ -273,7 +297,8 @@ static int pool_put(struct afalg_key *k)
 		return 0;
 	eip93_afalg_aio_drop(&k->aio);
 	if (!eip93_afalg_aio_clean(&k->aio))
-		return 0; /* something may still wait on its keystream-ahead socket */
+		return 0;  /* something may still wait on its keystream-ahead socket */
+	close_children(k); /* the kernel refuses a key (EBUSY) while one is accepted */
 	if (setsockopt(k->tfm_fd, SOL_ALG, ALG_SET_KEY, zero_key, (socklen_t)k->keylen) < 0)
 		return 0;
 	pthread_mutex_lock(&registry_lock);
@@ -394,16 +419,22 @@ int eip93_afalg_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 	eip93_engine_key_mode(k, c->kalg);
 	a = pool_take(c->kalg, keylen);
 	if (a != NULL) {
-		if (setsockopt(a->tfm_fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) == 0 &&
-		    (a->timeout_ms == c->timeout_ms ||
-		     set_timeouts(a->op_fd, c->timeout_ms) == 0)) {
+		r = setsockopt(a->tfm_fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) < 0 ? -errno
+											    : 0;
+		if (r == 0)
+			r = reserve_evict(1, c->max_sockets);
+		if (r == 0 && (r = open_fd(a, 0)) < 0) /* its operation socket */
+			atomic_fetch_sub(&open_sockets, 1);
+		if (r == 0)
+			r = set_timeouts(a->op_fd, c->timeout_ms);
+		if (r == 0) {
 			a->timeout_ms = a->aio.timeout_ms = c->timeout_ms;
 			a->max_sockets = c->max_sockets;
 			a->aio_off = 0;
 			k->priv = a;
 			return 0;
 		}
-		key_close(a); /* a pooled transform that refuses a key: a new one */
+		key_close(a); /* a pooled transform that refuses: a new one */
 		free(a);
 	}
 	a = calloc(1, sizeof(*a));

@@ -9,8 +9,9 @@
  *   SAME  the nonce is repeated (openssl speed).
  * The pattern followed is the one the most messages in a row have kept (a
  * tie: the order above), once two in a row have (a context that ran two
- * messages, as an encryption and its decryption, asks nothing); patterns
- * kept as long that disagree on the next nonce ask nothing either.  A keystream asked ahead is secret: used at most once, for
+ * messages, as an encryption and its decryption, asks nothing), and one
+ * more for each keystream dropped since the last one used (up to 32);
+ * patterns kept as long that disagree on the next nonce ask nothing.  A keystream asked ahead is secret: used at most once, for
  * exactly its nonce and the key it was computed with (the context's engine
  * key; a new key forgets it), cleansed after use; one not used is dropped
  * (the backend cleanses it) at the next message, re-key or free.  The
@@ -31,8 +32,13 @@
 #define AHEAD_XOR 1u
 #define AHEAD_INC 2u
 #define AHEAD_SAME 4u
-/* Messages in a row a pattern must have kept before it is followed. */
+/*
+ * Messages in a row a pattern must have kept before it is followed; each
+ * keystream dropped since the last one used adds one (up to AHEAD_BACKOFF),
+ * so a stream that keeps defeating the prediction costs fewer requests.
+ */
 #define AHEAD_RUN 2u
+#define AHEAD_BACKOFF 32u
 /* The largest gap of sequence numbers (software records in between) XOR still follows. */
 #define AHEAD_GAP 64u
 
@@ -83,6 +89,8 @@ static void dropped(struct gcm_ctx *ctx)
 	e->ahead_drop(&ctx->base.key.ek);
 	eip93_stat_add(&ctx->base.env->stats->ahead_dropped, 1);
 	ctx->ahead.pending = 0;
+	if (ctx->ahead.misses < AHEAD_BACKOFF)
+		ctx->ahead.misses++;
 }
 
 int eip93_ahead_take(struct gcm_ctx *ctx, const unsigned char *iv, const unsigned char *in,
@@ -107,8 +115,10 @@ int eip93_ahead_take(struct gcm_ctx *ctx, const unsigned char *iv, const unsigne
 		return r;
 	if (xor_take(out, in, ks, whole))
 		r = EIP93_ENGINE_WRONG; /* a block the engine did not write: refused, replayed */
-	else
+	else {
 		eip93_stat_add(&ctx->base.env->stats->ahead_used, 1);
+		a->misses = 0;
+	}
 	if (a->len > whole) /* asked for more than this message: the rest is cleansed too */
 		OPENSSL_cleanse(ks + whole, a->len - whole);
 	return r;
@@ -168,7 +178,7 @@ void eip93_ahead_next(struct gcm_ctx *ctx, const unsigned char *iv, size_t whole
 	}
 	if (a->pending)
 		dropped(ctx); /* not taken (a message failed before it): never kept for another */
-	if (a->run[best] < AHEAD_RUN || whole == 0 || whole > EIP93_AHEAD_MAX)
+	if (a->run[best] < AHEAD_RUN + a->misses || whole == 0 || whole > EIP93_AHEAD_MAX)
 		return;
 	predict(a, best, iv, a->next);
 	/* Patterns kept as long disagree on the next nonce: nothing is asked (no guess). */

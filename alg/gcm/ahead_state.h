@@ -23,6 +23,7 @@ struct eip93_ahead {
 	int pending;	     /* a request ahead is outstanding on the context's engine key */
 	int armed;	     /* this message may take and ask (eip93_engine_checked) */
 	unsigned int run[3]; /* messages in a row that kept each pattern (ahead.c) */
+	unsigned int misses; /* keystreams asked and dropped since the last one used */
 };
 
 #endif /* EIP93_GCM_AHEAD_STATE_H */
