@@ -35,9 +35,11 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-static const char *const counter_names[] = { "eip93-engine-messages",	"eip93-engine-bytes",
-					     "eip93-software-messages", "eip93-key-checks-passed",
-					     "eip93-key-checks-failed", "eip93-engine-errors" };
+static const char *const counter_names[] = {
+	"eip93-engine-messages",      "eip93-engine-bytes",	      "eip93-software-messages",
+	"eip93-key-checks-passed",    "eip93-key-checks-failed",      "eip93-engine-errors",
+	"eip93-keystream-ahead-used", "eip93-keystream-ahead-dropped"
+};
 #define N_COUNTERS (sizeof(counter_names) / sizeof(counter_names[0]))
 
 /* Relative weights of randomly drawn case types (CT_STATIC is forced only). */

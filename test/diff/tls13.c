@@ -168,6 +168,12 @@ void case_tls13(struct harness *h, struct rng *r, int forced)
 	static const size_t forced_lens[] = { 1, 15, 16, 17, 4095, 4096, 4097, 16384, 16385 };
 	struct t13shape s;
 	unsigned char *payload[MAX_REC] = { 0 }, *garbage[MAX_REC] = { 0 };
+	/*
+	 * 1 in 6: a stream, MAX_REC records one way, mostly in the engine's
+	 * window: the nonces keystream ahead predicts (the sequence from 0 or
+	 * from a random number), mispredicted sizes and records in software.
+	 */
+	int stream = forced < 0 && rng_pct(r, 17), way = (int)rng_below(r, 2);
 
 	memset(&s, 0, sizeof(s));
 	s.kidx = rng_pct(r, 50) ? 0 : 2;
@@ -179,12 +185,15 @@ void case_tls13(struct harness *h, struct rng *r, int forced)
 			memset(s.seq[d], 0, 8);
 	s.setup = rng_pct(r, 70) ? 0 : 1;
 	s.nrec = forced >= 0 ? (int)(sizeof(forced_lens) / sizeof(forced_lens[0]))
+		 : stream    ? MAX_REC
 			     : (int)rng_range(r, 2, 6);
 	for (int i = 0; i < s.nrec; i++) {
 		struct rec *rc = &s.rec[i];
 
-		rc->dir = forced >= 0 ? (i + forced) % 2 : (int)rng_below(r, 2);
-		rc->len = forced >= 0 ? forced_lens[i] : pick_tls_len(r) + 1;
+		rc->dir = forced >= 0 ? (i + forced) % 2 : stream ? way : (int)rng_below(r, 2);
+		rc->len = forced >= 0		     ? forced_lens[i]
+			  : stream && rng_pct(r, 80) ? rng_range(r, 4096, 16385)
+						     : pick_tls_len(r) + 1;
 		rc->corrupt = rng_pct(r, 80) ? RC_NONE : (enum rcorrupt)rng_range(r, RC_CT, RC_HDR);
 		rc->x = rng_nonzero_byte(r);
 		if (rc->corrupt == RC_CT)
