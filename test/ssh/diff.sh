@@ -4,7 +4,8 @@
 # bad tags, IV_INV-style misuse) against the default provider on the real
 # AF_ALG path, then with engine calls failing on purpose (EIP93_TEST_FAULT,
 # hooks build) so that messages leave the engine and are replayed in
-# software, after which IV_GEN must go on exactly as the default's.
+# software, after which IV_GEN must go on exactly as the default's.  Without
+# faults, packets must take keystream computed ahead (IV_GEN's +1 nonces).
 set -u
 # shellcheck source=test/guest/lib.sh
 . /opt/eip93/guest-lib.sh
@@ -15,7 +16,8 @@ fail=0
 for f in none sendmsg:9 read:5 read:0; do
   before=$(ops)
   if [ "$f" = none ]; then
-    /usr/bin/eip93-ssh-diff --seed "${SEED:-7}" --packets "${PACKETS:-150}" --require-engine >/tmp/d.out 2>&1
+    /usr/bin/eip93-ssh-diff --seed "${SEED:-7}" --packets "${PACKETS:-150}" --require-engine \
+      --require-ahead >/tmp/d.out 2>&1
   else
     EIP93_TEST_FAULT=$f /usr/bin/eip93-ssh-diff --seed "${SEED:-7}" --packets "${PACKETS:-150}" >/tmp/d.out 2>&1
   fi

@@ -105,22 +105,26 @@ static int misuse(EVP_CIPHER_CTX *c, int kind)
 	}
 }
 
-static uint64_t engine_messages(OSSL_PROVIDER *p)
+static uint64_t counter(OSSL_PROVIDER *p, const char *name)
 {
 	uint64_t v = 0;
-	OSSL_PARAM q[2] = { OSSL_PARAM_construct_uint64("eip93-engine-messages", &v),
-			    OSSL_PARAM_construct_end() };
+	OSSL_PARAM q[2] = { OSSL_PARAM_construct_uint64(name, &v), OSSL_PARAM_construct_end() };
 
 	return OSSL_PROVIDER_get_params(p, q) ? v : 0;
+}
+
+static uint64_t engine_messages(OSSL_PROVIDER *p)
+{
+	return counter(p, "eip93-engine-messages");
 }
 
 int main(int argc, char **argv)
 {
 	static unsigned char pt[MAXP], ce[MAXP], cd[MAXP], be[MAXP], bd[MAXP];
 	unsigned long seed = 1;
-	int packets = 300, require = 0, pk = 0;
+	int packets = 300, require = 0, require_ahead = 0, pk = 0;
 	OSSL_PROVIDER *prov;
-	uint64_t e0;
+	uint64_t e0, a0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
@@ -129,8 +133,12 @@ int main(int argc, char **argv)
 			packets = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--require-engine") == 0)
 			require = 1;
+		else if (strcmp(argv[i], "--require-ahead") == 0)
+			require_ahead = 1; /* IV_GEN's +1 nonces: keystream computed ahead */
 		else {
-			fprintf(stderr, "usage: %s [--seed N] [--packets N] [--require-engine]\n",
+			fprintf(stderr,
+				"usage: %s [--seed N] [--packets N] [--require-engine] "
+				"[--require-ahead]\n",
 				argv[0]);
 			return 2;
 		}
@@ -142,6 +150,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	e0 = engine_messages(prov);
+	a0 = counter(prov, "eip93-keystream-ahead-used");
 	printf("ssh-diff: seed %lu, %d packets per script\n", seed, packets);
 	for (int script = 0; script < 6; script++) {
 		const char *name = script % 3 == 0   ? "stream"
@@ -210,10 +219,15 @@ int main(int argc, char **argv)
 		EVP_CIPHER_free(te);
 		EVP_CIPHER_free(td);
 	}
-	printf("ssh-diff: engine messages +%llu, %d divergences\n",
-	       (unsigned long long)(engine_messages(prov) - e0), fails);
+	printf("ssh-diff: engine messages +%llu (keystream computed ahead +%llu), %d divergences\n",
+	       (unsigned long long)(engine_messages(prov) - e0),
+	       (unsigned long long)(counter(prov, "eip93-keystream-ahead-used") - a0), fails);
 	if (require && engine_messages(prov) == e0) {
 		printf("FAIL: the engine took no message (--require-engine)\n");
+		return 1;
+	}
+	if (require_ahead && counter(prov, "eip93-keystream-ahead-used") == a0) {
+		printf("FAIL: no packet took keystream computed ahead (--require-ahead)\n");
 		return 1;
 	}
 	return fails != 0;
