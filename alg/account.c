@@ -66,6 +66,7 @@ void eip93_account_fault(struct eip93_cctx *ctx, const char *what)
 	unsigned int n;
 
 	ctx->key.failed = 1;
+	ctx->key.ek.no_reuse = 1; /* a transform that computed a wrong result is never reused */
 	env->engine->key_close(&ctx->key.ek);
 	eip93_stat_add(&env->stats->engine_faults, 1);
 	n = atomic_fetch_add(&env->faults, 1) + 1;

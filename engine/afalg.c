@@ -207,9 +207,11 @@ static void key_close(struct afalg_key *k)
 }
 
 /*
- * Transforms reused across keys: a closing key of a mode whose requests are
- * always encryptions (AES-CTR, AES-ECB, an AEAD: never AES-CBC, whose
- * decryptions leave the EIP93 driver's transform in the inbound direction)
+ * Transforms reused across keys: a closing key whose engine requests are
+ * all AES-CTR or AES-ECB encryptions (AES-CTR and AES-ECB keys, and a kernel
+ * AES-GCM over the engine's AES-CTR, whose decryptions are CTR encryptions
+ * too: never AES-CBC, whose decryptions leave the EIP93 driver's transform
+ * in the inbound direction), that never computed a wrong result
  * keeps its bound socket (the transform) in a small pool, its operation
  * sockets closed (the kernel refuses a key while one is accepted: EBUSY)
  * and its kernel key overwritten with zeros; the next key of the same
@@ -403,7 +405,7 @@ void eip93_afalg_close(struct eip93_engine_key *k)
 	if (a == NULL)
 		return;
 	k->priv = NULL;
-	if (pool_put(a))
+	if (!k->no_reuse && pool_put(a))
 		return;
 	key_close(a);
 	free(a);
@@ -417,6 +419,7 @@ int eip93_afalg_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 
 	eip93_afalg_close(k);
 	eip93_engine_key_mode(k, c->kalg);
+	k->no_reuse = 0;
 	a = pool_take(c->kalg, keylen);
 	if (a != NULL) {
 		r = setsockopt(a->tfm_fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) < 0 ? -errno
@@ -428,7 +431,7 @@ int eip93_afalg_open(struct eip93_engine_key *k, const struct eip93_engine_cfg *
 		if (r == 0)
 			r = set_timeouts(a->op_fd, c->timeout_ms);
 		if (r == 0) {
-			a->timeout_ms = a->aio.timeout_ms = c->timeout_ms;
+			a->timeout_ms = c->timeout_ms;
 			a->max_sockets = c->max_sockets;
 			a->aio_off = 0;
 			k->priv = a;

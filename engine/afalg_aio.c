@@ -68,7 +68,7 @@ void eip93_afalg_aio_init(struct afalg_aio *a, unsigned int timeout_ms)
 {
 	memset(a, 0, sizeof(*a));
 	a->fd = -1;
-	a->timeout_ms = timeout_ms;
+	(void)timeout_ms; /* the socket's own (afalg.c sets it) bounds each request */
 }
 
 static void fork_prepare(void)
@@ -81,12 +81,21 @@ static void fork_parent(void)
 	pthread_mutex_unlock(&lock);
 }
 
-/* The child has no worker; the keys' requests are forgotten by afalg.c's registry. */
+/*
+ * The child has no worker; the keys' requests are forgotten by afalg.c's
+ * registry.  The condition variables are made new: the parent's worker (and
+ * any parent thread in join()) waited on them, waiters the child does not
+ * have and that would block its first wake-ups for good.
+ */
 static void fork_child(void)
 {
+	static const pthread_cond_t fresh = PTHREAD_COND_INITIALIZER;
+
 	head = tail = NULL;
 	running = 0;
 	stopping = 0;
+	memcpy(&work_cv, &fresh, sizeof(fresh));
+	memcpy(&done_cv, &fresh, sizeof(fresh));
 	pthread_mutex_unlock(&lock);
 }
 
@@ -245,16 +254,22 @@ static int make_buffer(struct afalg_aio *a)
 	return 0;
 }
 
+int eip93_afalg_aio_prepare(struct afalg_aio *a)
+{
+	/* A filter may kill on accept4 (the socket), clone (the worker) or their calls. */
+	if (eip93_sandboxed())
+		return -EPERM;
+	pthread_once(&atfork_once, atfork_register);
+	return make_buffer(a);
+}
+
 int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t len)
 {
 	int r;
 
-	if (a->fd < 0 || len == 0 || len > EIP93_AHEAD_MAX || len % EIP93_ENGINE_CTRBLK != 0)
+	if (a->fd < 0 || a->buf == NULL || len == 0 || len > EIP93_AHEAD_MAX ||
+	    len % EIP93_ENGINE_CTRBLK != 0)
 		return -EINVAL;
-	pthread_once(&atfork_once, atfork_register);
-	r = make_buffer(a);
-	if (r < 0)
-		return r;
 	pthread_mutex_lock(&lock);
 	if (a->state == AIO_QUEUED || a->state == AIO_RUNNING || a->state == AIO_DONE)
 		r = -EBUSY;
@@ -263,8 +278,8 @@ int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t l
 	else
 		r = ensure_worker();
 	if (r == 0) {
-		memset(a->buf, 0,
-		       len); /* a block the engine skips stays zero, never old keystream */
+		/* A block the engine skips stays zero, never old keystream. */
+		memset(a->buf, 0, len);
 		memcpy(a->cb, cb, sizeof(a->cb));
 		a->len = len;
 		a->err = 0;

@@ -23,16 +23,21 @@ struct afalg_aio {
 	size_t len;			       /* the request's bytes */
 	int state;			       /* AIO_* (afalg_aio.c), under the worker's lock */
 	int err;			       /* the request's outcome once done: 0 or -errno */
-	unsigned int timeout_ms; /* the socket's timeout (the worker's request is bounded by it) */
-	struct afalg_aio *next;	 /* the worker's queue */
+	struct afalg_aio *next;		       /* the worker's queue */
 };
 
 /* A fresh one (no syscalls). */
 void eip93_afalg_aio_init(struct afalg_aio *a, unsigned int timeout_ms);
 /*
- * Start the keystream of @len bytes from counter block @cb on @a->fd (open):
- * 0, -EBUSY (one outstanding or uncollected), -EPERM (under a seccomp
- * filter: no worker is made), -ENOSYS (none here), or -errno.
+ * Before a key's first request ahead, and before its socket: not under a
+ * seccomp filter (-EPERM), the buffer made (-ENOSYS: no MADV_WIPEONFORK
+ * here; -errno).  0: the socket may be opened and requests started.
+ */
+int eip93_afalg_aio_prepare(struct afalg_aio *a);
+/*
+ * Start the keystream of @len bytes from counter block @cb on @a->fd (open,
+ * the buffer prepared): 0, -EBUSY (one outstanding or uncollected), or
+ * -errno (the worker could not start).
  */
 int eip93_afalg_aio_start(struct afalg_aio *a, const unsigned char *cb, size_t len);
 /* Wait for it: 0 with *@ks = @a->buf, -ENOENT (none), or -errno (the buffer then cleansed). */

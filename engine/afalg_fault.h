@@ -2,7 +2,9 @@
 /*
  * Test builds only: the AF_ALG backend's fault injection at each of its
  * syscalls (EIP93_TEST_FAULT=<site>[:<n>], the nth call at that site fails:
- * docs/testing.md).  Included by engine/afalg.c alone; FAULT(site) is the
+ * docs/testing.md).  Included by engine/afalg.c (the sites of opening a key)
+ * and engine/afalg_req.c (those of a request), each with its own state, as
+ * no site is in both; FAULT(site) is the
  * errno to inject there, or 0 (always 0 in the product).
  */
 #ifndef EIP93_AFALG_FAULT_H

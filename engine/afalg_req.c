@@ -237,7 +237,9 @@ static int be_ahead_start(struct eip93_engine_key *k, const unsigned char *cb, s
 		return -EBADF;
 	if (a->aio_off)
 		return -ENOSYS;
-	r = eip93_afalg_ahead_socket(a, a->max_sockets);
+	r = a->aio.fd >= 0 ? 0 : eip93_afalg_aio_prepare(&a->aio); /* before its socket */
+	if (r == 0)
+		r = eip93_afalg_ahead_socket(a, a->max_sockets);
 	if (r == 0)
 		r = eip93_afalg_aio_start(&a->aio, cb, len);
 	if (r < 0 && r != -EBUSY)

@@ -105,6 +105,7 @@ struct eip93_engine_key {
 	void *priv; /* the backend's own, NULL when closed (eip93_engine_key_init) */
 	int is_ctr; /* opened on an AES-CTR algorithm */
 	enum eip93_engine_mode mode; /* what the algorithm it was opened on computes */
+	int no_reuse; /* set before key_close: a wrong result seen, its transform not kept */
 };
 
 /*
@@ -205,7 +206,7 @@ struct eip93_engine_ops {
 	 *   counter block @cb (EIP93_ENGINE_CTRBLK bytes), and return without
 	 *   waiting for it: 0, -EBUSY (one is outstanding), or -errno.  @enc is
 	 *   the direction the message it is for serves (fault plans only).
-	 * ahead_wait: wait for it (at most the key's timeout): 0 and *@ks the
+	 * ahead_wait: wait for it (the backend bounds each request): 0 and *@ks the
 	 *   backend's buffer holding it (@len bytes; a block the engine did not
 	 *   write is zero), the page phases of the buffers the engine touched
 	 *   added to @pg (may be NULL); -ENOENT when none is outstanding (a
@@ -231,6 +232,7 @@ static inline void eip93_engine_key_init(struct eip93_engine_key *k)
 	k->priv = NULL;
 	k->is_ctr = 0;
 	k->mode = EIP93_EMODE_AEAD;
+	k->no_reuse = 0;
 }
 
 /* eip93_engine_key_mode() - set @k's mode (and is_ctr) from the algorithm @kalg it opens on. */

@@ -66,11 +66,10 @@ static void put_be64(unsigned char *p, uint64_t v)
 static int xor_take(unsigned char *out, const unsigned char *in, unsigned char *ks, size_t n)
 {
 	static const uint64_t z[2];
+	uint64_t a[2], k[2];
 	int unwritten = 0;
 
 	for (size_t i = 0; i < n; i += BLK) {
-		uint64_t a[2], k[2];
-
 		memcpy(k, ks + i, BLK);
 		memcpy(a, in + i, BLK);
 		unwritten |= (k[0] | k[1]) == 0;
@@ -79,6 +78,8 @@ static int xor_take(unsigned char *out, const unsigned char *in, unsigned char *
 		memcpy(out + i, a, BLK);
 		memcpy(ks + i, z, BLK);
 	}
+	OPENSSL_cleanse(k, sizeof(k)); /* the last keystream block, and its plaintext's XOR */
+	OPENSSL_cleanse(a, sizeof(a));
 	return unwritten;
 }
 

@@ -17,6 +17,10 @@
  *   fork           a child of a process whose contexts are on the engine
  *                  inherits no AF_ALG socket, gets correct results on its
  *                  own sockets; the parent's keep working
+ *   ahead          keystream ahead's worker thread across fork: a TLS 1.3
+ *                  stream until keystream ahead is used, fork; the child
+ *                  goes on with it and runs its own (its own worker; a hang
+ *                  fails by alarm), every record the default provider's
  *   exec           no AF_ALG socket survives exec (posix_spawn, fork+exec,
  *                  and an exec of this very process, which ends the command)
  *   threads        8 threads with their own contexts
@@ -51,7 +55,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: eip93-engine-check [--config FILE] [--sysfs DIR] COMMAND [ARGS]\n"
-		   "commands: corrupt faults lifetimes [N] fork exec threads fail\n"
+		   "commands: corrupt faults lifetimes [N] fork ahead exec threads fail\n"
 		   "          timeout TIMEOUT-MS, stall TIMEOUT-MS (with a --config setting it)\n"
 		   "          afalg-fds EXPECT [PASSED FAILED NAME]\n");
 }
@@ -90,6 +94,8 @@ int main(int argc, char **argv)
 		cmd_lifetimes(i < argc ? strtol(argv[i], NULL, 10) : 10000);
 	} else if (strcmp(cmd, "fork") == 0) {
 		cmd_fork();
+	} else if (strcmp(cmd, "ahead") == 0) {
+		cmd_ahead();
 	} else if (strcmp(cmd, "exec") == 0) {
 		cmd_exec();
 	} else if (strcmp(cmd, "threads") == 0) {

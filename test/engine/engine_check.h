@@ -100,6 +100,8 @@ int cmd_afalg_fds(int argc, char **argv);
 int wait_status(pid_t pid);
 int cmd_exec(void);
 int cmd_threads(void);
+/* ahead.c: keystream ahead's worker thread across fork */
+int cmd_ahead(void);
 /* timeout.c: socket timeouts */
 int cmd_timeout(unsigned int timeout_ms);
 /* stall.c: a request held by the driver */

@@ -9,7 +9,7 @@ set(ENGINE_CHECK_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_executable(eip93-engine-check ${ENGINE_CHECK_DIR}/engine_check.c ${ENGINE_CHECK_DIR}/report.c
   ${ENGINE_CHECK_DIR}/driver.c ${ENGINE_CHECK_DIR}/provider.c ${ENGINE_CHECK_DIR}/messages.c
   ${ENGINE_CHECK_DIR}/fds.c ${ENGINE_CHECK_DIR}/faults.c ${ENGINE_CHECK_DIR}/hygiene.c
-  ${ENGINE_CHECK_DIR}/timeout.c ${ENGINE_CHECK_DIR}/stall.c)
+  ${ENGINE_CHECK_DIR}/timeout.c ${ENGINE_CHECK_DIR}/stall.c ${ENGINE_CHECK_DIR}/ahead.c)
 eip93_target_flags(eip93-engine-check)
 target_link_libraries(eip93-engine-check PRIVATE PkgConfig::LIBCRYPTO Threads::Threads)
 eip93_guest_test(engine ${GUEST_DIR}/engine.sh

@@ -135,6 +135,7 @@ echo "# fault sites covered:$covered"
 section "4. descriptors: key lifetimes, fork, exec, threads"
 run "10^4 key lifetimes" $CHECK lifetimes 10000
 run "fork" $CHECK fork
+run "keystream ahead's worker across fork" $CHECK ahead
 run "exec" $CHECK exec
 run "threads" $CHECK threads
 

@@ -296,6 +296,13 @@ int main(void)
 		CHECK(k.priv != first);
 		CHECK_EQ_INT(eip93_engine_afalg.resources(), 2);
 		eip93_engine_afalg.key_close(&k);
+		/* ... a key whose transform computed a wrong result is never pooled */
+		eip93_afalg_pool_flush();
+		CHECK_EQ_INT(eip93_engine_afalg.key_open(&k, &cfg, key2, 16), 0);
+		k.no_reuse = 1; /* what the fault accounting sets (alg/account.c) */
+		eip93_engine_afalg.key_close(&k);
+		CHECK_EQ_INT(eip93_afalg_pool_sockets(), 0);
+		CHECK_EQ_INT(eip93_engine_afalg.resources(), 0);
 		eip93_afalg_pool_flush();
 		CHECK_EQ_INT(eip93_engine_afalg.resources(), 0);
 	}
