@@ -20,11 +20,12 @@
 
 /* One composition on one engine row as the calibration met it (@name NULL: an unused slot). */
 struct calib_comp {
-	const char *name;		/* the SoC row's composition (its kalg) */
-	int backend;			/* the engine row's id (EIP93_BACKEND_*) */
-	char path[96];			/* name, "name@<row>" on the rows after the first */
-	int bound;			/* the provider's gate opened on it */
-	char gate[512];			/* the provider's eip93-gate text */
+	const char *name; /* the SoC row's composition (its kalg) */
+	int backend;	  /* the engine row's id (EIP93_BACKEND_*) */
+	char path[96];	  /* name, "name@<row>" on the rows after the first */
+	int bound;	  /* the provider's gate opened on it */
+	int forced;	  /* the gate tries it only when named (measured, chosen last) */
+	char gate[512];	  /* the provider's eip93-gate text */
 	struct eip93_calib_table table; /* bound: the measurements */
 };
 

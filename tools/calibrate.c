@@ -149,6 +149,8 @@ static OSSL_LIB_CTX *lib_for(const char *kalg, const struct eip93_engine_row *ro
 	if (kalg != NULL)
 		fprintf(f,
 			"[eip93_sect]\nactivate = 1\nnotice = no\ncalibration-file = none\n"
+			/* one message at a time: the serial path decides the window */
+			"keystream-ahead = no\n"
 			"min-size = 16\nmax-size = 65536\nkernel-algorithm = %s\n"
 			"engine-backend = %s\n",
 			kalg, row->name);
@@ -355,11 +357,17 @@ static int conclude(struct calib_run *run, const struct calib_opts *o)
 	char on[64];
 	int n = 0, best, r;
 
-	for (int i = 0; i < CALIB_NCOMP; i++)
-		if (run->comp[i].bound) {
-			comps[n] = &run->comp[i];
-			tables[n++] = run->comp[i].table;
-		}
+	/*
+	 * A composition the gate tries only when kernel-algorithm names it (the
+	 * AN7581's ECB one) is measured and printed, but chosen only when no
+	 * other bound: the file's composition must be one the gate binds.
+	 */
+	for (int pass = 0; pass < 2 && n == 0; pass++)
+		for (int i = 0; i < CALIB_NCOMP; i++)
+			if (run->comp[i].bound && (pass == 1 || !run->comp[i].forced)) {
+				comps[n] = &run->comp[i];
+				tables[n++] = run->comp[i].table;
+			}
 	calib_print_table(stdout, run, "");
 	best = eip93_calib_choose(tables, (size_t)n, &ch);
 	memset(&cal, 0, sizeof(cal));
@@ -478,6 +486,7 @@ int eip93_calibrate_main(int argc, char **argv)
 		if (j >= soc->ncomps)
 			continue; /* an unused slot: @name stays NULL, never bound */
 		cc->name = soc->comps[j].kalg;
+		cc->forced = soc->comps[j].forced;
 		cc->backend = row->id;
 		tools_comp_path(cc->path, sizeof(cc->path), cc->name, row);
 		eng[i].lib = lib_for(cc->name, row);

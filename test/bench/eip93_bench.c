@@ -217,6 +217,12 @@ int main(int argc, char **argv)
 	/* The unchecked instance reads EIP93_TEST_VERIFY when it initialises. */
 	setenv("EIP93_TEST_VERIFY", "off", 1);
 	B.lib_nv = OSSL_LIB_CTX_new();
+	/* The same provider configuration as the checked instance's (e.g. keystream-ahead). */
+	if (B.lib_nv != NULL && getenv("OPENSSL_CONF") != NULL &&
+	    !OSSL_LIB_CTX_load_config(B.lib_nv, getenv("OPENSSL_CONF"))) {
+		fail("cannot load %s into the unchecked instance", getenv("OPENSSL_CONF"));
+		return 2;
+	}
 	B.dflt_nv = B.lib_nv != NULL ? OSSL_PROVIDER_load(B.lib_nv, "default") : NULL;
 	B.eip93_nv = B.lib_nv != NULL ? OSSL_PROVIDER_load(B.lib_nv, "eip93") : NULL;
 	unsetenv("EIP93_TEST_VERIFY");

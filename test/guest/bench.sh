@@ -15,13 +15,16 @@ an7581_hooks
 BENCH=/usr/bin/eip93-bench
 ARGS=${EIP93_BENCH_ARGS:-}
 
-# kalg_conf KALG: OPENSSL_CONF measuring that composition (kernel-algorithm).
+# kalg_conf [KALG]: OPENSSL_CONF measuring that composition (kernel-algorithm;
+# none: the gate's first), on the serial path: sections 1-7 set the provider
+# against a serial raw loop (keystream-ahead = no); section 8 makes its own
+# instances with keystream ahead off and on.
 kalg_conf() {
-  eip93_cnf /tmp/bench.cnf '' 'notice = no' "kernel-algorithm = $1"
+  eip93_cnf /tmp/bench.cnf '' 'notice = no' 'keystream-ahead = no' ${1:+"kernel-algorithm = $1"}
   export OPENSSL_CONF=/tmp/bench.cnf
 }
 # EIP93_BENCH_KALG: measure that composition (kernel-algorithm) instead of the gate's first.
-[ -n "${EIP93_BENCH_KALG:-}" ] && kalg_conf "$EIP93_BENCH_KALG"
+kalg_conf "${EIP93_BENCH_KALG:-}"
 insmod /lib/eip93/eip93_sim.ko || { echo "bench: cannot load the simulated driver"; exit 1; }
 echo "bench: guest kernel $(uname -r), clocksource" \
   "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
