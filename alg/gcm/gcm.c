@@ -140,6 +140,18 @@ static const OSSL_PARAM **param_slot(struct param_scan *s, const char *k, int *o
 	return NULL;
 }
 
+/*
+ * Does a parameter call ask another question than the message whose tag the
+ * engine refused?  A new tag; a record AAD (the delegate's next call is a
+ * record, and its final too: the message is never finished); a fixed IV or an
+ * invocation field (the delegate sets its GCM state up again).  Then software
+ * answers alone, even where the call fails midway (some may have taken).
+ */
+static int params_new_question(const struct param_scan *s)
+{
+	return s->tag != NULL || s->tls_aad != NULL || s->iv_fixed != NULL || s->iv_inv != NULL;
+}
+
 static void scan_params(const OSSL_PARAM params[], struct param_scan *s)
 {
 	*s = (struct param_scan){ 0 };
@@ -303,11 +315,12 @@ static int gcm_init(struct gcm_ctx *ctx, int enc, const unsigned char *key, size
 		return 0;
 	/*
 	 * A tag the engine refused is judged on the same message, tag and
-	 * direction only: a new IV, key or tag, or the other direction (which
-	 * the delegate takes even when the init fails), is another question,
-	 * which software answers alone.
+	 * direction only: a new IV, key or tag, a record AAD, a fixed IV or
+	 * invocation field (params_new_question()), or the other direction
+	 * (which the delegate takes even when the init fails), is another
+	 * question, which software answers alone.
 	 */
-	if (iv != NULL || key != NULL || ps.tag != NULL || enc != ctx->sh.enc)
+	if (iv != NULL || key != NULL || params_new_question(&ps) || enc != ctx->sh.enc)
 		ctx->base.engine_rejected = 0;
 	if (enc)
 		ok = ctx->base.sw->einit(ctx->base.swctx, key, keylen, iv, ivlen, params);
@@ -515,6 +528,8 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	if (params != NULL && params[0].key != NULL &&
 	    !eip93_offload_settle(ctx, params_keep(ctx, &ps)))
 		return 0;
+	if (params_new_question(&ps))
+		ctx->base.engine_rejected = 0; /* software will judge another message or tag */
 	if (!ctx->base.sw->set_ctx_params(ctx->base.swctx, params)) {
 		/* The delegate applies parameters one by one: some may have taken. */
 		e.may_tls = ps.tls_aad != NULL;
@@ -523,8 +538,6 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 		resync_ivlen(ctx);
 		return 0;
 	}
-	if (ps.tag != NULL)
-		ctx->base.engine_rejected = 0; /* software will judge another tag */
 	shadow_params(ctx, &ps);
 	return 1;
 }

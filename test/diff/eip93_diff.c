@@ -36,10 +36,13 @@
 #include <openssl/provider.h>
 
 static const char *const counter_names[] = {
-	"eip93-engine-messages",      "eip93-engine-bytes",	      "eip93-software-messages",
-	"eip93-key-checks-passed",    "eip93-key-checks-failed",      "eip93-engine-errors",
-	"eip93-keystream-ahead-used", "eip93-keystream-ahead-dropped"
+	"eip93-engine-messages",      "eip93-engine-bytes",
+	"eip93-software-messages",    "eip93-key-checks-passed",
+	"eip93-key-checks-failed",    "eip93-engine-errors",
+	"eip93-keystream-ahead-used", "eip93-keystream-ahead-dropped",
+	"eip93-engine-faults"
 };
+#define C_FAULTS 8 /* counter_names[]: eip93-engine-faults */
 #define N_COUNTERS (sizeof(counter_names) / sizeof(counter_names[0]))
 
 /* Relative weights of randomly drawn case types (CT_STATIC is forced only). */
@@ -201,7 +204,7 @@ static void usage(FILE *f)
 		"[--case N]\n"
 		"                  [--config FILE] [--kernel-alg NAME] "
 		"[--require-engine]\n"
-		"                  [--no-kernel]"
+		"                  [--require-no-faults] [--no-kernel]"
 		"                  [--verbose]\n"
 		"\n"
 		"  Compares the eip93 provider's AES-GCM (provider=eip93, found "
@@ -227,6 +230,8 @@ static void usage(FILE *f)
 		"avoid the\n"
 		"                    driver under test)\n"
 		"  --require-engine  fail if the engine counter did not move\n"
+		"  --require-no-faults fail if eip93-engine-faults moved (no fault\n"
+		"                    was injected: every engine result was right)\n"
 		"  --no-kernel       no comparisons with the kernel (host runs "
 		"with the\n"
 		"                    fake engine: EIP93_TEST_ENGINE=fake)\n"
@@ -349,6 +354,8 @@ int main(int argc, char **argv)
 			h->no_kernel = 1;
 		} else if (strcmp(a, "--require-engine") == 0) {
 			h->require_engine = 1;
+		} else if (strcmp(a, "--require-no-faults") == 0) {
+			h->require_no_faults = 1;
 		} else if (strcmp(a, "--seed") == 0 && i + 1 < argc && parse_u64(argv[i + 1], &v)) {
 			h->seed = v;
 			have_seed = 1;
@@ -504,6 +511,13 @@ int main(int argc, char **argv)
 				printf("WARNING: eip93-engine-messages did not move: the "
 				       "engine path was not exercised\n");
 			}
+		}
+		/* Nothing injected: a wrong result counted is the provider's own error. */
+		if (h->require_no_faults &&
+		    (!after.ok[C_FAULTS] || after.v[C_FAULTS] != before.v[C_FAULTS])) {
+			printf("FAIL: eip93-engine-faults moved (or is missing) with no fault "
+			       "injected: the provider counted a right engine result as wrong\n");
+			h->failed++;
 		}
 	}
 	if (ran < expected) {

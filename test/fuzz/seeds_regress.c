@@ -333,7 +333,14 @@ void r_cbc_tls_after_held_block(struct sb *s)
  *   length, an OpenSSH decryption whose IV_GEN writes before the IV
  *   buffer: eip93 then paid the owed tag into the overwritten state and its
  *   SET_TAG failed where the default's succeeded (now paid before any call
- *   that may write outside the IV).
+ *   that may write outside the IV);
+ * - tls-aad-after-refused-tag (fuzz_smoke in CI): a decryption whose data
+ *   the engine refused (a wrong tag) and the delegate deciphered, left
+ *   without a final; a fixed IV and an empty TLS 1.2 record that software
+ *   accepted: eip93 judged the record by the other message's refusal and
+ *   counted a wrong engine result that never was (the outputs agreed; the
+ *   count diverged).  A record AAD, fixed IV or invocation field now ends
+ *   that judgement.
  */
 static const uint8_t raw_tag_over_aad[] = { 0x6e, 0x61, 0x6d, 0x65, 0x00, 0x0d, 0x86, 0x86,
 					    0x86, 0x86, 0x86, 0x86, 0x86, 0x86, 0x96, 0x00,
@@ -377,6 +384,12 @@ static const uint8_t raw_owed_tag_short_iv_gen[] = {
 	0x0f, 0x00, 0x01, 0xc0, 0x0e, 0x01, 0x89, 0x89, 0x89, 0x89, 0x89, 0x01, 0x00
 };
 
+static const uint8_t raw_tls_aad_after_refused_tag[] = {
+	0x0a, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x64, 0x69, 0x67, 0x65, 0x73,
+	0x74, 0x85, 0xf0, 0xf0, 0xf0, 0xf0, 0xf0, 0xf0, 0xf0, 0xf0, 0xf8, 0xf0, 0xf0, 0xf0,
+	0xf0, 0xf0, 0xf0, 0xf0, 0xf3, 0xf0, 0xf0, 0xf0, 0xaf, 0x64, 0x69, 0x67, 0xaf, 0xaf
+};
+
 const struct raw_seed fz_raw_seeds[] = {
 	{ "tag-over-aad-refused-record", raw_tag_over_aad, sizeof(raw_tag_over_aad) },
 	{ "tag-after-tls-aad-record", raw_tag_after_tls_aad, sizeof(raw_tag_after_tls_aad) },
@@ -384,5 +397,7 @@ const struct raw_seed fz_raw_seeds[] = {
 	{ "iv-gen-short-iv", raw_iv_gen_short_iv, sizeof(raw_iv_gen_short_iv) },
 	{ "record-short-iv", raw_record_short_iv, sizeof(raw_record_short_iv) },
 	{ "owed-tag-short-iv-gen", raw_owed_tag_short_iv_gen, sizeof(raw_owed_tag_short_iv_gen) },
+	{ "tls-aad-after-refused-tag", raw_tls_aad_after_refused_tag,
+	  sizeof(raw_tls_aad_after_refused_tag) },
 };
 const size_t fz_raw_seeds_count = sizeof(fz_raw_seeds) / sizeof(fz_raw_seeds[0]);

@@ -142,14 +142,15 @@ cssh() {
 }
 
 # diff_run LABEL KALG CASES [ARG...]: eip93-diff (seed $seed, CASES cases,
-# --require-engine, the ARGs) passes, names the composition KALG bound
+# --require-engine, --require-no-faults: the simulated driver injects none
+# here, the ARGs) passes, names the composition KALG bound
 # (through $diff_road, when set: "/dev/crypto") and the driver's counter
 # moved.
 diff_run() {
   _dr_label=$1 _dr_kalg=$2${diff_road:+ via $diff_road} _dr_cases=$3
   _dr_before=$(ops) _dr_start=$(date +%s)
   shift 3
-  /usr/bin/eip93-diff --seed "$seed" --cases "$_dr_cases" --require-engine "$@" >/tmp/diff.out 2>&1 ||
+  /usr/bin/eip93-diff --seed "$seed" --cases "$_dr_cases" --require-engine --require-no-faults "$@" >/tmp/diff.out 2>&1 ||
     bad "$_dr_label: eip93-diff failed"
   cat /tmp/diff.out
   _dr_d=$(($(ops) - _dr_before))

@@ -69,7 +69,7 @@ delta=$(( $(ops) - before ))
 
 echo "# differential: eip93-diff (AES-GCM) against the default provider and the kernel's gcm(aes)"
 t0=$(date +%s) before=$(ops)
-eip93-diff --seed "$seed" --cases "${MIPSEL_DIFF_CASES:-1000}" --require-engine >/tmp/diff.out 2>&1
+eip93-diff --seed "$seed" --cases "${MIPSEL_DIFF_CASES:-1000}" --require-engine --require-no-faults >/tmp/diff.out 2>&1
 rc=$?
 tail -n 15 /tmp/diff.out | sed 's/^/   | /'
 delta=$(( $(ops) - before ))
