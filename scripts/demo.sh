@@ -25,4 +25,5 @@ echo "##### 2/2: Debian's nginx (4 workers) <-> curl, eip93 preferred in openssl
 build/test/guest-run.sh --work build/test/guest-work/demo-servers --script test/servers/demo.sh \
   --add-dir test/servers:/opt/servers --add /usr/sbin/nginx:/usr/sbin/nginx \
   --add /usr/bin/curl:/usr/bin/curl --add /usr/bin/getfattr:/usr/bin/getfattr \
+  --add build/test/eip93-counters.so:/usr/lib/eip93-counters.so \
   --mem 1024 --timeout 300 | quiet

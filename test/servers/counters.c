@@ -7,7 +7,8 @@
  * started: a process without it writes nothing),
  *   <comm> engine-messages N engine-bytes N software-messages N
  *   software-tls N software-size N key-checks-passed N key-checks-failed N
- *   engine-errors N engine-faults N
+ *   engine-errors N engine-faults N keystream-ahead-used N
+ *   keystream-ahead-dropped N
  * or "<comm> no-eip93" when no provider named eip93 is active in the default
  * library context.  The handler is registered after libcrypto's own
  * OPENSSL_cleanup() (OPENSSL_init_crypto() first), so it runs before it:
@@ -29,9 +30,12 @@
 #include <openssl/provider.h>
 
 static const char *const names[] = {
-	"eip93-engine-messages",       "eip93-engine-bytes",	       "eip93-software-messages",
-	"eip93-software-messages-tls", "eip93-software-messages-size", "eip93-key-checks-passed",
-	"eip93-key-checks-failed",     "eip93-engine-errors",	       "eip93-engine-faults",
+	"eip93-engine-messages",	 "eip93-engine-bytes",
+	"eip93-software-messages",	 "eip93-software-messages-tls",
+	"eip93-software-messages-size",	 "eip93-key-checks-passed",
+	"eip93-key-checks-failed",	 "eip93-engine-errors",
+	"eip93-engine-faults",		 "eip93-keystream-ahead-used",
+	"eip93-keystream-ahead-dropped",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 

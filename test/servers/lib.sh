@@ -11,6 +11,7 @@
 # (ops: delta of the simulated driver's operation counter over the transfer).
 
 S=/opt/servers
+SHIM=/usr/lib/eip93-counters.so # the provider's counters at exit (counters.c)
 # shellcheck source=test/guest/lib.sh
 . /opt/eip93/guest-lib.sh
 an7581_hooks
@@ -64,6 +65,34 @@ make_blob() {
   BLOB_BYTES=$1
 }
 
+# counter DIR NAME: NAME summed over the counter lines in DIR (the processes
+# that exited); "none" when no process wrote one.
+counter() {
+  cat "$1"/* 2>/dev/null | awk -v k="$2" '
+    { n++; for (i = 2; i < NF; i++) if ($i == k) s += $(i + 1) }
+    END { if (n) print s + 0; else print "none" }'
+}
+
+# client_counters WHAT PROTO DIR: the optimized curl's own counters (DIR,
+# written at its exit): no wrong engine result, no engine error, and its
+# records on keystream computed ahead (TLS 1.3's XOR nonces, TLS 1.2's
+# counting explicit IVs; alg/gcm/ahead.c): at least a quarter of the 16 KiB
+# records the blob needs (a misprediction drops one and asks again).
+client_counters() {
+  used=$(counter "$3" keystream-ahead-used)
+  if [ "$used" = none ]; then
+    fail "$1: the optimized curl wrote no counters"
+    return 0
+  fi
+  dropped=$(counter "$3" keystream-ahead-dropped)
+  for k in engine-faults engine-errors key-checks-failed; do
+    [ "$(counter "$3" $k)" -eq 0 ] || fail "$1: curl's $k $(counter "$3" $k)"
+  done
+  want=$((BLOB_BYTES / 16384 / 4))
+  echo "   curl: engine messages $(counter "$3" engine-messages), keystream ahead used $used, dropped $dropped ($2)"
+  [ "$used" -ge "$want" ] || fail "$1: curl took keystream computed ahead for $used records, expected at least $want"
+}
+
 # Wait until something listens on TCP port $1 (busybox netstat).
 wait_port() {
   i=0
@@ -112,19 +141,27 @@ upload_n=0
 #   PAIRING: opt-opt, opt-ord, ord-opt, ord-ord (client-server); the caller
 #   points PORT at the matching server instance.  DIR: download or upload.
 #   Moves the blob ($BLOB_BYTES) once with curl, checks the SHA-256 on both
-#   ends, the negotiated cipher, and the driver's counter.
+#   ends, the negotiated cipher, and the driver's counter; an optimized
+#   curl's own counters (client_counters).
 xfer() {
   server=$1 pairing=$2 port=$3 proto=$4 cipher=$5 dir=$6
   url=https://localhost:$port
   client=${pairing%-*}
-  if [ "$client" = ord ]; then cenv=off; else cenv=; fi
+  rm -rf /tmp/cnt.curl
+  mkdir /tmp/cnt.curl
+  if [ "$client" = ord ]; then
+    cenv="EIP93_PROVIDER=off"
+  else
+    cenv="EIP93_COUNTERS_DIR=/tmp/cnt.curl LD_PRELOAD=$SHIM"
+  fi
   # shellcheck disable=SC2046
   set -- $(curl_tls "$proto" "$cipher")
   rm -f /tmp/curl.err /tmp/curl.sha
   before=$(ops)
   t0=$(now_cs)
   if [ "$dir" = download ]; then
-    { env ${cenv:+EIP93_PROVIDER=$cenv} curl -sS -v --fail --cacert $CRT "$@" \
+    # shellcheck disable=SC2086 # $cenv: the client's variables, split
+    { env $cenv curl -sS -v --fail --cacert $CRT "$@" \
         -w '%{stderr}BYTES %{size_download}\n' -o - "$url/blob" 2>/tmp/curl.err
       echo $? >/tmp/curl.rc; } | sha256sum | cut -d' ' -f1 >/tmp/curl.sha
     sent_sha=$BLOB_SHA                        # the server's end: the file it served
@@ -132,7 +169,8 @@ xfer() {
   else
     upload_n=$((upload_n + 1))
     name=u$upload_n
-    env ${cenv:+EIP93_PROVIDER=$cenv} curl -sS -v --fail --cacert $CRT "$@" \
+    # shellcheck disable=SC2086
+    env $cenv curl -sS -v --fail --cacert $CRT "$@" \
       -w '%{stderr}BYTES %{size_upload}\n' -o /dev/null -T /srv/www/blob "$url/upload/$name" \
       2>/tmp/curl.err
     echo $? >/tmp/curl.rc
@@ -161,6 +199,7 @@ xfer() {
     fail "$what: the optimized client's notice does not name ctr(aes-eip93): $(grep '^eip93: ' /tmp/curl.err | head -n 1)"
   fi
   if [ "$client" = ord ] && [ $notice = yes ]; then fail "$what: ordinary client printed the eip93 notice"; fi
+  [ "$client" = opt ] && client_counters "$what" "$proto" /tmp/cnt.curl
   echo "SERVERS-ROW|$server|$pairing|$proto|$cipher|$dir|${bytes:-0}|$match|$delta|$secs"
 }
 

@@ -23,6 +23,15 @@ if(SERVERS_MISSING)
   message(WARNING "servers suite not registered: ${SERVERS_MISSING} not found "
                   "(scripts/deps.sh installs scripts/deps.d/servers.txt)")
 else()
+  # eip93-counters.so (counters.c): preloaded into the optimized curl of
+  # every transfer (lib.sh xfer) and into tls12's programs; linked against the
+  # build's libcrypto (the guest's system library in the build against Debian's
+  # 3.0, where this suite runs).
+  add_library(eip93-counters MODULE ${SERVERS_DIR}/counters.c)
+  set_target_properties(eip93-counters PROPERTIES PREFIX "")
+  eip93_target_flags(eip93-counters)
+  target_link_libraries(eip93-counters PRIVATE PkgConfig::LIBCRYPTO)
+  list(APPEND SERVERS_ADD --add $<TARGET_FILE:eip93-counters>:/usr/lib/eip93-counters.so)
   # Guest time on this 2-core TCG host: nginx, haproxy and stunnel ~5-7 min
   # each, small ~1.5 min (see docs/servers.md); the bounds leave room for a
   # loaded machine.
@@ -67,17 +76,12 @@ else()
     endif()
     set_tests_properties(servers_openssl35_build PROPERTIES FIXTURES_SETUP servers_openssl35
       LABELS "guest;servers" TIMEOUT 1500 PROCESSORS ${servers_nproc})
-    add_library(eip93-counters MODULE ${SERVERS_DIR}/counters.c)
-    set_target_properties(eip93-counters PROPERTIES PREFIX "")
-    eip93_target_flags(eip93-counters)
-    target_link_libraries(eip93-counters PRIVATE PkgConfig::LIBCRYPTO)
     # Guest time on this 2-core TCG host: see docs/testing.md (servers).
     servers_test(tls12 1500
       --add ${SERVERS_OPENSSL30}:/opt/ossl30/openssl
       --add ${SERVERS_OSSL35}/prefix/bin/openssl:/opt/ossl35/openssl
       --add ${SERVERS_OSSL35}/prefix/lib/libssl.so.3:/opt/ossl35/lib/libssl.so.3
-      --add ${SERVERS_OSSL35}/prefix/lib/libcrypto.so.3:/opt/ossl35/lib/libcrypto.so.3
-      --add $<TARGET_FILE:eip93-counters>:/usr/lib/eip93-counters.so)
+      --add ${SERVERS_OSSL35}/prefix/lib/libcrypto.so.3:/opt/ossl35/lib/libcrypto.so.3)
     set_tests_properties(guest_servers_tls12 PROPERTIES
       FIXTURES_REQUIRED "guest_kernel;guest_driver;servers_openssl35")
   endif()

@@ -6,13 +6,12 @@
 #   /opt/ossl35/openssl   scripts/openssl-build.sh 3.5's (its libraries at their
 #                         build path, through its RUNPATH)
 #   /opt/ossl35/lib       those libraries again, for nginx and curl (LD_LIBRARY_PATH)
-#   /usr/lib/eip93-counters.so   the provider's counters at exit (counters.c)
+#   /usr/lib/eip93-counters.so   the provider's counters at exit (lib.sh SHIM)
 
-# shellcheck disable=SC2154 # MiB, status, S, CRT: lib.sh's
+# shellcheck disable=SC2154 # MiB, status, S, CRT, SHIM: lib.sh's
 O30=/opt/ossl30/openssl
 O35=/opt/ossl35/openssl
 L35=/opt/ossl35/lib
-SHIM=/usr/lib/eip93-counters.so
 CNT=/tmp/cnt
 KEY=/etc/ssl/eip93/server.key
 TLS_MIB=${TLS_MIB:-8}
@@ -107,14 +106,6 @@ cbc_offered() {
     echo "eip93 does not offer AES-CBC on the engine here; every transfer would fail alike: stopping"
     exit 1
   fi
-}
-
-# counter DIR NAME: NAME summed over the counter lines in DIR (the processes
-# that exited); "none" when no process wrote one.
-counter() {
-  cat "$1"/* 2>/dev/null | awk -v k="$2" '
-    { n++; for (i = 2; i < NF; i++) if ($i == k) s += $(i + 1) }
-    END { if (n) print s + 0; else print "none" }'
 }
 
 # side_ok WHAT opt|ord DIR: the counters of one side.
