@@ -34,7 +34,8 @@ int eip93_cctx_dup(struct eip93_cctx *dst, const struct eip93_cctx *src)
 	dst->key.failed = src->key.failed;
 	dst->key.verified_pid = src->key.verified_pid;
 	eip93_engine_key_init(&dst->key.ek);
-	dst->engine_rejected = src->engine_rejected;
+	/* A refusal is judged once, by the context it happened in (a missed count is benign). */
+	dst->engine_rejected = 0;
 	if (src->ctlen > 0) {
 		dst->ct = OPENSSL_memdup(src->ct, src->ctlen);
 		if (dst->ct == NULL)

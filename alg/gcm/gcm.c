@@ -497,6 +497,8 @@ int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	if ((gen != NULL || (ps.other && (ctx->owed & EIP93_OWE_IV_USED))) &&
 	    !eip93_offload_settle(ctx, gen != NULL ? poison_keep(ctx, INVOCATION) : EIP93_OWE_TAG))
 		return 0;
+	if (gen != NULL) /* a new message in the delegate (its IV set up again): another question */
+		ctx->base.engine_rejected = 0;
 	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params)) {
 		if (gen != NULL)
 			eip93_shadow_ev(ctx, EIP93_EV_PARAMS_FAILED, NULL, 0);

@@ -307,7 +307,7 @@ unsigned char *n_open_record(const EVP_CIPHER *ref, const struct nshape *s, unsi
 
 /* named_regress.c: the scripts of the later regress/ cases (listed in named.c's table) */
 n_script_fn n_tag_after_tls_aad_record, n_rekey_after_iv_gen, n_iv_gen_short_iv, n_record_short_iv,
-	n_owed_tag_short_iv_gen, n_tls_aad_after_refused_tag;
+	n_owed_tag_short_iv_gen, n_tls_aad_after_refused_tag, n_iv_gen_after_refused_tag;
 
 /* status.c */
 int read_utf8_param(OSSL_PROVIDER *p, const char *name, char *out, size_t outlen);

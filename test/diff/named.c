@@ -523,6 +523,7 @@ const struct n_script n_scripts[] = {
 	{ "record-short-iv", n_record_short_iv },
 	{ "owed-tag-short-iv-gen", n_owed_tag_short_iv_gen },
 	{ "tls-aad-after-refused-tag", n_tls_aad_after_refused_tag },
+	{ "iv-gen-after-refused-tag", n_iv_gen_after_refused_tag },
 	{ "cipher-final-inl", n_cipher_final_inl },
 	{ "iv-fixed-long-decrypt", n_iv_fixed_long_decrypt },
 	{ "iv-fixed-with-ivlen", n_iv_fixed_with_ivlen },

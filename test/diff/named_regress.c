@@ -224,3 +224,33 @@ void n_tls_aad_after_refused_tag(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPH
 	free(rec);
 	free(out);
 }
+
+/*
+ * A decryption under the whole IV set as the TLS fixed IV, with the tag of
+ * the empty message under that IV: the engine refuses it for the data and
+ * the delegate deciphers them (no final).  IV_GEN then starts another
+ * message under the same IV in the delegate, and its final (no data)
+ * accepts the tag.  eip93 judged that final by the first message's
+ * refusal and counted a wrong engine result (found by review; transcripts
+ * agree, so the test runs with --require-no-faults).
+ */
+void n_iv_gen_after_refused_tag(struct tr *t, EVP_CIPHER_CTX *x, const EVP_CIPHER *c,
+				const EVP_CIPHER *ref, const struct nshape *s)
+{
+	unsigned char tag[TAG_BUF], gen[8], none[1] = { 0 }, ct[1];
+	unsigned char *out = xmalloc(s->len + 64);
+	int ol = -7;
+
+	if (!ref_seal(ref, s->key, s->fixed, 12, NULL, 0, none, 0, ct, tag, TLS_TAG))
+		memset(tag, 0, sizeof(tag));
+	memset(gen, 0, sizeof(gen));
+	L_init(t, "init(c,key,iv,dec)", x, c, s->key, s->iv, 0);
+	L_ctrl(t, "SET_IV_FIXED(-1)", x, EVP_CTRL_GCM_SET_IV_FIXED, -1, (void *)s->fixed, 0, 0);
+	L_ctrl(t, "SET_TAG(16, the empty message's)", x, EVP_CTRL_AEAD_SET_TAG, TAG_MAX, tag, 0, 0);
+	L_update(t, "data(the engine refuses the tag)", x, API_UPDATE, 0, out, s->pt, s->len, 0,
+		 &ol);
+	tr_log(t, "plaintext", 0, -1, out, s->len, 0);
+	L_ctrl(t, "IV_GEN(8)", x, EVP_CTRL_GCM_IV_GEN, 8, gen, 8, 0);
+	L_final(t, "final(the empty message)", x, API_UPDATE, 0);
+	free(out);
+}
