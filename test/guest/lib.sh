@@ -135,8 +135,10 @@ start_sshd() {
 
 # cssh CNF CIPHER CMD: ssh to that sshd as root with that OpenSSL
 # configuration and cipher, running CMD.
+# (CSSH_ENV: more NAME=VALUE words for ssh's environment, split on spaces.)
 cssh() {
-  OPENSSL_CONF=$1 /usr/bin/ssh -F /dev/null -p 2222 -c "$2" -i /root/.ssh/id_ed25519 \
+  # shellcheck disable=SC2086
+  env ${CSSH_ENV:-} OPENSSL_CONF="$1" /usr/bin/ssh -F /dev/null -p 2222 -c "$2" -i /root/.ssh/id_ed25519 \
     -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
     -o BatchMode=yes root@127.0.0.1 "$3"
 }

@@ -23,14 +23,8 @@ if(SERVERS_MISSING)
   message(WARNING "servers suite not registered: ${SERVERS_MISSING} not found "
                   "(scripts/deps.sh installs scripts/deps.d/servers.txt)")
 else()
-  # eip93-counters.so (counters.c): preloaded into the optimized curl of
-  # every transfer (lib.sh xfer) and into tls12's programs; linked against the
-  # build's libcrypto (the guest's system library in the build against Debian's
-  # 3.0, where this suite runs).
-  add_library(eip93-counters MODULE ${SERVERS_DIR}/counters.c)
-  set_target_properties(eip93-counters PROPERTIES PREFIX "")
-  eip93_target_flags(eip93-counters)
-  target_link_libraries(eip93-counters PRIVATE PkgConfig::LIBCRYPTO)
+  # eip93-counters.so (counters.c, test/CMakeLists.txt): preloaded into the
+  # optimized curl of every transfer (lib.sh xfer) and into tls12's programs.
   list(APPEND SERVERS_ADD --add $<TARGET_FILE:eip93-counters>:/usr/lib/eip93-counters.so)
   # Guest time on this 2-core TCG host: nginx, haproxy and stunnel ~5-7 min
   # each, small ~1.5 min (see docs/servers.md); the bounds leave room for a

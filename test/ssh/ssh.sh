@@ -19,6 +19,11 @@
 #     compared, driver ops > 0 with either side alone; then CTR_LOGINS (5)
 #     logins per cipher to the min-size = 16 sshd (its pre-auth child's
 #     AES-CTR packets eligible): none fails, no child killed
+#   - an optimized ssh client's own counters (eip93-counters.so preloaded,
+#     written at its exit): no wrong engine result or failed key check, and
+#     its AES-GCM packets on keystream computed ahead (IV_GEN's +1 nonces):
+#     at least a quarter of the 32 KiB packets SIZE needs each way (AES-CTR
+#     has none)
 # Prints SSH-ROW|cipher|server|client|bytes|sha256 up|sha256 down|ops lines.
 set -u
 # shellcheck source=test/guest/lib.sh
@@ -42,6 +47,13 @@ sshd_setup
 head -c "$SIZE" /dev/urandom >/tmp/up
 up_sum=$(sha256sum /tmp/up | cut -d' ' -f1)
 
+# cnt DIR NAME: NAME summed over the counter lines in DIR; "none" without one.
+cnt() {
+  cat "$1"/* 2>/dev/null | awk -v k="$2" '
+    { n++; for (i = 2; i < NF; i++) if ($i == k) s += $(i + 1) }
+    END { if (n) print s + 0; else print "none" }'
+}
+
 # pair SERVER CLIENT CIPHER: one upload and one download.
 pair() {
   sname=$1 cname=$2 cipher=$3
@@ -49,6 +61,11 @@ pair() {
   [ "$sname" = opt ] && sl=optimized || sl=ordinary
   [ "$cname" = opt ] && cl=optimized || cl=ordinary
   start_sshd "$scnf"
+  rm -rf /tmp/cnt.ssh
+  mkdir /tmp/cnt.ssh
+  # The client's own counters at its exit (an optimized client only).
+  CSSH_ENV=
+  [ "$cname" = opt ] && CSSH_ENV="EIP93_COUNTERS_DIR=/tmp/cnt.ssh LD_PRELOAD=/usr/lib/eip93-counters.so" 
   before=$(ops)
   cssh "$ccnf" "$cipher" 'cat >/tmp/recv' </tmp/up || bad "$cipher $sl/$cl: upload failed"
   got_up=$(sha256sum /tmp/recv | cut -d' ' -f1)
@@ -57,6 +74,23 @@ pair() {
   cssh "$ccnf" "$cipher" 'cat /tmp/up' >/tmp/down || bad "$cipher $sl/$cl: download failed"
   got_down=$(sha256sum /tmp/down | cut -d' ' -f1)
   d=$(( $(ops) - before ))
+  CSSH_ENV=
+  if [ "$cname" = opt ]; then
+    used=$(cnt /tmp/cnt.ssh keystream-ahead-used) want=$((SIZE / 32768 / 4))
+    case "$cipher" in *-gcm@*) ;; *) want=0 ;; esac # keystream ahead: AES-GCM's
+    echo "# ssh client ($cipher, server $sl): engine messages $(cnt /tmp/cnt.ssh engine-messages)," \
+      "errors $(cnt /tmp/cnt.ssh engine-errors), keystream ahead used $used," \
+      "dropped $(cnt /tmp/cnt.ssh keystream-ahead-dropped)"
+    if [ "$used" = none ] || grep -q no-eip93 /tmp/cnt.ssh/*; then
+      bad "$cipher $sl/$cl: the optimized ssh client wrote no eip93 counters"
+    elif [ "$(cnt /tmp/cnt.ssh engine-faults)" -ne 0 ] || [ "$(cnt /tmp/cnt.ssh key-checks-failed)" -ne 0 ]; then
+      bad "$cipher $sl/$cl: the ssh client counted wrong engine results or failed key checks"
+    elif [ "$used" -lt "$want" ]; then
+      bad "$cipher $sl/$cl: the ssh client took keystream computed ahead for $used packets, expected at least $want"
+    else
+      ok "$cipher $sl/$cl: the ssh client's counters: no fault, keystream computed ahead for $used packets"
+    fi
+  fi
   [ "$got_up" = "$up_sum" ] && [ "$remote_sum" = "$up_sum" ] ||
     bad "$cipher $sl/$cl: upload sha256 $got_up (server says $remote_sum), want $up_sum"
   [ "$got_down" = "$up_sum" ] || bad "$cipher $sl/$cl: download sha256 $got_down, want $up_sum"

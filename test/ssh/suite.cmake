@@ -15,7 +15,9 @@ if(SSH_MISSING)
   message(WARNING "ssh suite not registered: ${SSH_MISSING} not found "
                   "(scripts/deps.sh installs scripts/deps.d/ssh.txt)")
 else()
+  # eip93-counters.so (test/CMakeLists.txt): the optimized ssh client's counters at exit.
   eip93_guest_test(ssh ${CMAKE_CURRENT_LIST_DIR}/ssh.sh ${SSH_ADD} --mem 1024 --timeout 3000
+    --add $<TARGET_FILE:eip93-counters>:/usr/lib/eip93-counters.so
     --env SSH_SIZE=${EIP93_SSH_SIZE} --env SSH_CTR_SIZE=${EIP93_SSH_CTR_SIZE})
   set_tests_properties(guest_ssh PROPERTIES LABELS "guest;ssh" TIMEOUT 3060)
 endif()
