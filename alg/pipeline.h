@@ -86,13 +86,6 @@ static inline __attribute__((always_inline)) int eip93_pipeline_run(
 	enum eip93_sw_reason r;
 	int e, ok;
 
-	/*
-	 * An AES-GCM run is a whole record or a message's first data: a tag
-	 * the engine refused before it was another message's, which software
-	 * judged or abandoned (a missed count is benign; a false one closes
-	 * the key).  AES-CTR and AES-CBC never set it.
-	 */
-	ctx->engine_rejected = 0;
 	r = eip93_route(&ctx->env->limits[ctx->cipher->engine_mode], m);
 	/* adaptive routing: the estimate is the rule's last fact, asked of eligible ones only */
 	if (r == EIP93_SW_NONE && !shape->fixed && eip93_adapt_begin(ctx, m->len, &at)) {

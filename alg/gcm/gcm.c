@@ -497,8 +497,12 @@ int eip93_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	if ((gen != NULL || (ps.other && (ctx->owed & EIP93_OWE_IV_USED))) &&
 	    !eip93_offload_settle(ctx, gen != NULL ? poison_keep(ctx, INVOCATION) : EIP93_OWE_TAG))
 		return 0;
-	if (gen != NULL) /* a new message in the delegate (its IV set up again): another question */
-		ctx->base.engine_rejected = 0;
+	/*
+	 * A refused tag is judged by a final that follows its data directly:
+	 * IV_GEN starts another message in the delegate, and any query between
+	 * them ends the judgement too (a missed count is benign; one store).
+	 */
+	ctx->base.engine_rejected = 0;
 	if (!ctx->base.sw->get_ctx_params(ctx->base.swctx, params)) {
 		if (gen != NULL)
 			eip93_shadow_ev(ctx, EIP93_EV_PARAMS_FAILED, NULL, 0);
@@ -530,8 +534,13 @@ int eip93_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	if (params != NULL && params[0].key != NULL &&
 	    !eip93_offload_settle(ctx, params_keep(ctx, &ps)))
 		return 0;
-	if (params_new_question(&ps))
-		ctx->base.engine_rejected = 0; /* software will judge another message or tag */
+	/*
+	 * Any parameter call ends the judgement of a refused tag (a tag, record
+	 * AAD, fixed IV or invocation field asks another question; the rest
+	 * come between a message's data and its final only in odd callers, and
+	 * a missed count is benign), taken or not (some may have taken).
+	 */
+	ctx->base.engine_rejected = 0;
 	if (!ctx->base.sw->set_ctx_params(ctx->base.swctx, params)) {
 		/* The delegate applies parameters one by one: some may have taken. */
 		e.may_tls = ps.tls_aad != NULL;
