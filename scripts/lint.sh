@@ -35,5 +35,6 @@ echo "docs and code agree"
 scripts/check-config-docs.sh docs/operations.md docs/contract.md openssl.cnf.example
 scripts/check-regress.sh
 scripts/check-citations.sh
+scripts/check-pipes.sh
 python3 scripts/check-imports.py
 echo "lint: clean"

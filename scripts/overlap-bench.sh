@@ -116,7 +116,7 @@ fi
 export EIP93_OVERLAP_SIZES=16384
 bench calibration --sections 8 $ARGS
 unset EIP93_OVERLAP_SIZES
-row=$(grep '^| 16385 |' /tmp/b.out | head -n 1)
+row=$(grep -m 1 '^| 16385 |' /tmp/b.out)
 [ -n "$row" ] || { echo "overlap-bench: no calibration row"; exit 1; }
 W=$(echo "$row" | awk -F'|' '{ gsub(/ /, "", $9); print $9 }')
 # C: the least serial CPU time per record over the rounds (the host's load only adds to it).

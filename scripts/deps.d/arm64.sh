@@ -5,7 +5,7 @@
 # needs the arm64 dpkg architecture.  Idempotent.  Note: with libssl-dev:arm64
 # installed, apt keeps the host's libssl packages at the same version.
 set -euo pipefail
-if dpkg --print-foreign-architectures | grep -qx arm64; then
+if grep -qx arm64 <<<"$(dpkg --print-foreign-architectures)"; then
   exit 0
 fi
 echo "deps: adding the arm64 dpkg architecture (multiarch libssl-dev:arm64)"

@@ -44,14 +44,14 @@ grep -qx 'EIP93_TEST_HOOKS:BOOL=OFF' "$out/CMakeCache.txt" || die "test hooks ar
 check_elf() { # FILE: an aarch64 ELF linked only against arm64 libraries
     local f=$1
     [[ -f "$f" ]] || die "$f was not built"
-    LC_ALL=C aarch64-linux-gnu-readelf -h "$f" | grep -q 'Machine:.*AArch64' || die "$f is not aarch64"
+    grep -q 'Machine:.*AArch64' <<<"$(LC_ALL=C aarch64-linux-gnu-readelf -h "$f")" || die "$f is not aarch64"
 }
 check_elf "$out/eip93.so"
 for t in eip93-gate-check eip93-offload-check eip93-seccomp-check; do
     check_elf "$out/test/$t"
 done
 check_elf "$out/eip93-doctor"
-LC_ALL=C aarch64-linux-gnu-readelf -d "$out/eip93.so" | grep -q 'NEEDED.*\[libcrypto.so.3\]' ||
+grep -q 'NEEDED.*\[libcrypto.so.3\]' <<<"$(LC_ALL=C aarch64-linux-gnu-readelf -d "$out/eip93.so")" ||
     die "eip93.so does not link libcrypto.so.3"
 if grep -qa -e EIP93_TEST_DT_PATH -e EIP93_TEST_HWCAP -e EIP93_TEST_FAULT "$out/eip93.so"; then
     die "the release eip93.so contains test hook names"

@@ -34,7 +34,7 @@ cache_get() { sed -n "s/^$1:[A-Z]*=//p" "$out/CMakeCache.txt"; }
     die "libcrypto headers not from the sysroot: $(cache_get LIBCRYPTO_INCLUDE_DIRS)"
 grep -q -- "--sysroot=$sysroot .*-o eip93.so .*$sysroot/usr/lib/aarch64-linux-gnu/libcrypto.so" "$out.build.log" ||
     die "eip93.so not linked with --sysroot against the sysroot's libcrypto"
-LC_ALL=C aarch64-linux-gnu-readelf -h "$out/eip93.so" | grep -q 'Machine:.*AArch64' || die "not aarch64"
+grep -q 'Machine:.*AArch64' <<<"$(LC_ALL=C aarch64-linux-gnu-readelf -h "$out/eip93.so")" || die "not aarch64"
 rm -rf "$out/stage"
 DESTDIR="$out/stage" cmake --install "$out" >/dev/null
 [[ -f "$out/stage/usr/lib/ossl-modules/eip93.so" ]] || die "not installed into /usr/lib/ossl-modules"

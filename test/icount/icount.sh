@@ -145,7 +145,7 @@ if [ "$top" -gt 0 ]; then
     LC_ALL=C join -a1 -a2 -e 0 -o 0,1.2,2.2 <(self_costs "$file" | LC_ALL=C sort) \
       <(self_costs "$reffile" | LC_ALL=C sort) |
       awk '{ d = $2 - $3; if (d > 0.5 || d < -0.5) printf "%10.0f  %s\n", d, $1 }' |
-      sort -k1,1nr | head -n "$top" | sed 's/^/  /'
+      sort -k1,1nr | awk -v n="$top" 'NR <= n { print "  " $0 }'
   done <"$out/dumps.txt"
 fi
 exit $rc

@@ -179,7 +179,7 @@ add_libs_native() {
 }
 
 is_guest_elf() {
-    is_elf "$1" && LC_ALL=C "$readelf" -h "$1" 2>/dev/null | grep -q "Machine:.*$elfmachine"
+    is_elf "$1" && grep -q "Machine:.*$elfmachine" <<<"$(LC_ALL=C "$readelf" -h "$1" 2>/dev/null)"
 }
 
 # A foreign guest: copy the shared libraries (DT_NEEDED, recursively, from
@@ -286,7 +286,7 @@ mount -t tmpfs -o mode=0755 tmpfs /run
 echo >/proc/sys/kernel/modprobe
 hostname eip93-guest
 ip link set lo up || setup_failed "lo up"
-ip -4 addr show dev lo | grep -q 127.0.0.1 || ip addr add 127.0.0.1/8 dev lo
+ip -4 addr show dev lo | grep -q 127.0.0.1 || ip addr add 127.0.0.1/8 dev lo # pipe-ok: the guest's /bin/sh, no pipefail
 while read -r ko; do
     insmod "\$ko" || setup_failed "insmod \$ko"
 done </etc/eip93/modules

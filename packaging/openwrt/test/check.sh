@@ -211,7 +211,7 @@ lst libopenssl-eip93 | sed 's/^/     /'
 frag=$tmp/ipkg/libopenssl-eip93/etc/ssl/modules.cnf.d/eip93.cnf
 # modules.cnf.d is included inside [engines_sect]: the first key must follow
 # a section header of the fragment's own.
-first=$(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$frag" | head -n 1)
+first=$(grep -m 1 -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$frag")
 [[ "$first" == '[eip93_sect]' ]] && ok "the fragment opens its own section [eip93_sect] before any key" ||
     bad "the fragment's first line is $first"
 postinst=$tmp/ipkg/libopenssl-eip93.postinst postrm=$tmp/ipkg/libopenssl-eip93.postrm
@@ -401,8 +401,9 @@ out=$(in_root "$box" /etc/rc.d/S13openssl boot 2>&1) || true
 cp "$postinst" "$box/tmp/postinst"
 cp "$postrm" "$box/tmp/postrm"
 prov() { cat "$box/var/etc/ssl/providers.cnf"; }
-listed() { osl "$box" "$box/usr/lib/ossl-modules" list -providers | grep -q '^  eip93$'; }
-deflt() { osl "$box" "$box/usr/lib/ossl-modules" list -providers | grep -q '^  default$'; }
+# Captured, not piped into grep -q (its early exit can fail a pipefail pipeline).
+listed() { grep -q '^  eip93$' <<<"$(osl "$box" "$box/usr/lib/ossl-modules" list -providers)"; }
+deflt() { grep -q '^  default$' <<<"$(osl "$box" "$box/usr/lib/ossl-modules" list -providers)"; }
 inst "$box"
 rc=0
 out=$(in_root "$box" /bin/sh /tmp/postinst 2>&1) || rc=$?
@@ -499,7 +500,7 @@ in_root "$apk_box" /etc/init.d/openssl start >/dev/null 2>&1 || true
 } >"$apk_box/tmp/pre-deinstall"
 cp "$postrm" "$apk_box/tmp/post-deinstall"
 aprov() { cat "$apk_box/var/etc/ssl/providers.cnf"; }
-alisted() { osl "$apk_box" "$apk_box/usr/lib/ossl-modules" list -providers | grep -q '^  eip93$'; }
+alisted() { grep -q '^  eip93$' <<<"$(osl "$apk_box" "$apk_box/usr/lib/ossl-modules" list -providers)"; }
 cp -a "$tmp/ipkg/libopenssl-eip93/." "$apk_box/"
 mkdir -p "$apk_box/lib/apk/packages"
 (cd "$tmp/ipkg/libopenssl-eip93" && find . -type f,l -printf '/%P\n') >"$apk_box/lib/apk/packages/libopenssl-eip93.list"
@@ -529,7 +530,7 @@ out=$(in_root "$apk_box" /bin/sh /tmp/post-deinstall 2>&1) || rc=$?
 # ---- 6. eip93-doctor: the calibration's init script and postinst -----------
 init=$tmp/ipkg/eip93-doctor/etc/init.d/eip93-calibrate
 expect "init script is valid sh" sh -n "$init"
-head -n 1 "$init" | grep -qx '#!/bin/sh /etc/rc.common' && ok "init script: rc.common" || bad "init: shebang"
+[[ $(head -n 1 "$init") == '#!/bin/sh /etc/rc.common' ]] && ok "init script: rc.common" || bad "init: shebang"
 grep -q 'eip93-doctor calibrate --if-needed --output /etc/eip93/calibration' "$init" &&
     ok "init script: calibrates when missing or stale, into /etc/eip93/calibration" || bad "init: command"
 grep -q '^calibration-file = /etc/eip93/calibration$' "$frag" &&

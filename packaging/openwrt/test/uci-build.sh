@@ -55,7 +55,7 @@ if ! build >"$log" 2>&1; then
     exit 1
 fi
 # One static program: nothing to copy into a scratch root beside it.
-if readelf -lW "$w/b-uci/uci" | grep -q 'Requesting program interpreter'; then
+if grep -q 'Requesting program interpreter' <<<"$(readelf -lW "$w/b-uci/uci")"; then
     echo "uci-build: $w/b-uci/uci is not static" >&2
     exit 1
 fi
