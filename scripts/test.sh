@@ -108,7 +108,7 @@ stage "fuzz: clang build with libFuzzer (ASan+UBSan), corpus replay and >= 10^5 
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DEIP93_GUEST_TESTS=OFF -DEIP93_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$jobs"
-ctest --test-dir build-fuzz --output-on-failure -L fuzz
+ctest --test-dir build-fuzz --output-on-failure -j"$jobs" -L fuzz
 
 stage "ASan+UBSan build: host tests and the engine path in the guest"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=gcc -DEIP93_SANITIZE=ON -DEIP93_GUEST_TESTS=ON \
